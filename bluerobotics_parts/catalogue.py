@@ -1,0 +1,436 @@
+"""The part library as Python sees it: the same YAML files the resolver reads.
+
+Shipped parts live in ``urdf/parts/<type>.yaml`` (listed in ``index.yaml``); a user's parts
+come from the files a config names under ``part_files:`` (recorded in the URDF manifest, so
+downstream steps find them without the config). Each file is checked here against the part
+format (docs/PARTS.md) with ``file:line`` messages.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from . import paths
+from .config import NAME_PATTERN, SLOT_JOINTS
+from .errors import ConfigError
+from .yaml_lines import LocatedDocument, load_file
+
+SOURCE_SUFFIXES = ("_source", "_unverified")
+
+PART_KEYS = ("type", "description", "dimensions", "attach", "axis", "inertial", "visual",
+             "collision", "slots", "frames", "propeller", "echosounder", "hydrostatics")
+SLOT_KEYS = ("xyz", "rpy", "accepts", "default", "joint", "collision")
+FRAME_KEYS = ("xyz", "rpy")
+GEOMETRY_KEYS = ("mesh", "box", "cylinder", "sphere")
+ITEM_KEYS = GEOMETRY_KEYS + ("xyz", "rpy", "material", "scale")
+PROPELLER_KEYS = ("rotation", "diameter", "max_thrust", "min_thrust", "max_rpm",
+                  "thrust_coefficient")
+ECHOSOUNDER_KEYS = ("frame", "frequency", "beam_width", "range_min", "range_max",
+                    "update_rate", "samples")
+ROTATIONS = ("cw", "ccw")
+
+# Numbers that are not physical facts and need no source: colours.
+NON_FACT_KEYS = ("rgba",)
+
+
+def is_annotation(key) -> bool:
+    """``mass_source`` / ``mass_unverified``: provenance, not data."""
+    return isinstance(key, str) and key.endswith(SOURCE_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    name: str
+    xyz: tuple
+    rpy: tuple
+    accepts: tuple
+    default: str
+    joint: str
+    collision: bool
+
+
+@dataclass(frozen=True)
+class Propeller:
+    """Drive data of a propeller part, SI units. ``rotation`` is seen from astern while
+    pushing the vessel forward."""
+
+    rotation: str
+    diameter: float
+    max_thrust: float
+    min_thrust: float
+    thrust_coefficient: float
+    max_rpm: float | None = None
+
+
+@dataclass(frozen=True)
+class Echosounder:
+    """A single-beam echosounder: its frame, beam width (rad), range (m), rate (Hz)."""
+
+    frame: str
+    beam_width: float
+    range_min: float
+    range_max: float
+    update_rate: float
+    frequency: float | None = None
+    samples: int = 1
+
+
+@dataclass
+class PartType:
+    """One part type's data, where it came from, and the base its mesh paths are under."""
+
+    type: str
+    data: dict
+    file: Path
+    mesh_base: str
+    shipped: bool
+    lines: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def description(self) -> str:
+        return self.data.get("description", "")
+
+    @property
+    def mass(self) -> float:
+        return float((self.data.get("inertial") or {}).get("mass") or 0.0)
+
+    @property
+    def slots(self) -> dict[str, SlotSpec]:
+        return {name: _slot_spec(name, spec) for name, spec in (self.data.get("slots") or {}).items()}
+
+    @property
+    def frames(self) -> dict[str, dict]:
+        return dict(self.data.get("frames") or {})
+
+    @property
+    def axis(self) -> tuple:
+        return tuple(float(v) for v in self.data.get("axis", (1.0, 0.0, 0.0)))
+
+    @property
+    def propeller(self) -> Propeller | None:
+        data = self.data.get("propeller")
+        if not data:
+            return None
+        return Propeller(rotation=data["rotation"], diameter=float(data["diameter"]),
+                         max_thrust=float(data["max_thrust"]),
+                         min_thrust=float(data["min_thrust"]),
+                         thrust_coefficient=float(data["thrust_coefficient"]),
+                         max_rpm=float(data["max_rpm"]) if "max_rpm" in data else None)
+
+    @property
+    def echosounder(self) -> Echosounder | None:
+        data = self.data.get("echosounder")
+        if not data:
+            return None
+        return Echosounder(frame=data["frame"], beam_width=float(data["beam_width"]),
+                           range_min=float(data["range_min"]), range_max=float(data["range_max"]),
+                           update_rate=float(data["update_rate"]),
+                           frequency=float(data["frequency"]) if "frequency" in data else None,
+                           samples=int(data.get("samples", 1)))
+
+    def mesh_files(self) -> list[str]:
+        """Mesh paths as written in the part data (relative to ``mesh_base``)."""
+        items = list(self.data.get("visual") or []) + list(self.data.get("collision") or [])
+        return [item["mesh"] for item in items if isinstance(item, dict) and "mesh" in item]
+
+
+def _slot_spec(name: str, spec: dict) -> SlotSpec:
+    return SlotSpec(name=name, xyz=tuple(float(v) for v in spec.get("xyz", (0, 0, 0))),
+                    rpy=tuple(float(v) for v in spec.get("rpy", (0, 0, 0))),
+                    accepts=tuple(spec.get("accepts") or ()), default=spec.get("default") or "none",
+                    joint=spec.get("joint") or "fixed", collision=spec.get("collision", True))
+
+
+class Catalogue:
+    """Part types by name: the shipped library plus any user part files."""
+
+    def __init__(self, parts: dict[str, PartType]):
+        self.parts = parts
+
+    def __contains__(self, type_name: str) -> bool:
+        return type_name in self.parts
+
+    def __getitem__(self, type_name: str) -> PartType:
+        try:
+            return self.parts[type_name]
+        except KeyError:
+            raise KeyError(f"unknown part type {type_name!r}; known types: "
+                           f"{', '.join(sorted(self.parts))}") from None
+
+    def __iter__(self):
+        return iter(sorted(self.parts))
+
+    def types(self) -> list[str]:
+        return sorted(self.parts)
+
+    def with_part_files(self, files) -> "Catalogue":
+        """This catalogue plus the user's part files (absolute paths)."""
+        parts = dict(self.parts)
+        for file in files:
+            part = load_part_file(Path(file), shipped=False)
+            if part.type in parts:
+                owner = "the shipped library" if parts[part.type].shipped else parts[part.type].file
+                raise ConfigError(f"defines part type {part.type}, which {owner} already "
+                                  "defines; give your part a type name of its own",
+                                  file=str(file), line=part.lines.get(("type",)))
+            parts[part.type] = part
+        return Catalogue(parts)
+
+
+@lru_cache(maxsize=None)
+def shipped() -> Catalogue:
+    """The library in ``urdf/parts`` (cached: it does not change while we run)."""
+    folder = paths.parts_dir()
+    index = load_file(folder / "index.yaml").data or []
+    parts = {}
+    for name in index:
+        part = load_part_file(folder / f"{name}.yaml", shipped=True)
+        if part.type != name:
+            raise ConfigError(f"declares type {part.type} but index.yaml lists it as {name}",
+                              file=str(folder / f"{name}.yaml"))
+        parts[name] = part
+    return Catalogue(parts)
+
+
+def catalogue(part_files=()) -> Catalogue:
+    """The shipped library plus the given user part files."""
+    return shipped().with_part_files(part_files) if part_files else shipped()
+
+
+def load_part_file(path: Path, shipped: bool) -> PartType:
+    doc = load_file(path)
+    check_part(doc)
+    data = doc.data
+    base = paths.PACKAGE_URI + "meshes/" if shipped else f"file://{path.resolve().parent}/"
+    return PartType(type=data["type"], data=data, file=path, mesh_base=base, shipped=shipped,
+                    lines=doc.lines)
+
+
+# -- the part format ---------------------------------------------------------------------------
+
+def check_part(doc: LocatedDocument) -> None:
+    """Raise ConfigError (file:line) for anything a part file may not say."""
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error((), "a part file must be a mapping with at least type: (see docs/PARTS.md)")
+    _keys(doc, (), data, PART_KEYS, "a part")
+    if not isinstance(data.get("type"), str) or not NAME_PATTERN.match(data["type"]) \
+            or data["type"] == "none":
+        raise doc.error(("type",), "type: must name the part type (letters, digits, "
+                        "underscores; not none)")
+    if "attach" in data:
+        _mapping(doc, ("attach",), data["attach"], "attach")
+        _keys(doc, ("attach",), data["attach"], FRAME_KEYS, "attach")
+        _pose(doc, ("attach",), data["attach"])
+    if "axis" in data:
+        axis = _vector(doc, ("axis",), data["axis"], "axis")
+        if math.hypot(*axis) < 1e-9:
+            raise doc.error(("axis",), "axis must not be zero")
+    if "inertial" in data:
+        _inertial(doc, data["inertial"])
+    for section in ("visual", "collision"):
+        items = data.get(section) or []
+        if not isinstance(items, list):
+            raise doc.error((section,), f"{section}: must be a list of geometry items")
+        for index, item in enumerate(items):
+            _geometry_item(doc, (section, index), item, f"{section} item #{index + 1}")
+    frames = _mapping(doc, ("frames",), data.get("frames") or {}, "frames")
+    for name, frame in frames.items():
+        _name(doc, ("frames", name), name, "frame name")
+        _mapping(doc, ("frames", name), frame, f"frame {name}")
+        _keys(doc, ("frames", name), frame, FRAME_KEYS, f"frame {name}")
+        _pose(doc, ("frames", name), frame)
+    slots = _mapping(doc, ("slots",), data.get("slots") or {}, "slots")
+    for name, slot in slots.items():
+        _slot(doc, name, slot, frames)
+    if "propeller" in data:
+        _propeller(doc, data["propeller"])
+    if "echosounder" in data:
+        _echosounder(doc, data["echosounder"], frames)
+
+
+def _keys(doc, path, mapping, valid, what):
+    for key in mapping:
+        if is_annotation(key):
+            continue
+        if key not in valid:
+            raise doc.error(path + (key,), f"{what} has no key {key!r}; valid keys: "
+                            f"{', '.join(valid)} (and <key>_source / <key>_unverified notes)")
+
+
+def _mapping(doc, path, value, what) -> dict:
+    if not isinstance(value, dict):
+        raise doc.error(path, f"{what} must be a mapping")
+    return value
+
+
+def _name(doc, path, value, what):
+    if not isinstance(value, str) or not NAME_PATTERN.match(value):
+        raise doc.error(path, f"{what} {value!r}: use letters, digits and underscores, "
+                        "starting with a letter")
+
+
+def _number(doc, path, value, what, positive=False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise doc.error(path, f"{what} must be a number, got {value!r}")
+    if positive and value <= 0:
+        raise doc.error(path, f"{what} must be positive, got {value!r}")
+    return float(value)
+
+
+def _vector(doc, path, value, what) -> list[float]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise doc.error(path, f"{what} must be a list of three numbers, got {value!r}")
+    return [_number(doc, path, v, what) for v in value]
+
+
+def _pose(doc, path, mapping):
+    for key in ("xyz", "rpy"):
+        if key in mapping:
+            _vector(doc, path + (key,), mapping[key], key)
+
+
+def _inertial(doc, inertial):
+    path = ("inertial",)
+    _mapping(doc, path, inertial, "inertial")
+    _keys(doc, path, inertial, ("mass", "com", "inertia"), "inertial")
+    if "mass" not in inertial:
+        raise doc.error(path, "inertial needs mass (kg)")
+    _number(doc, path + ("mass",), inertial["mass"], "inertial mass (kg)", positive=True)
+    if "com" in inertial:
+        _vector(doc, path + ("com",), inertial["com"], "inertial com")
+    inertia = _mapping(doc, path + ("inertia",), inertial.get("inertia") or {}, "inertia")
+    moments = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+    _keys(doc, path + ("inertia",), inertia, moments, "inertia")
+    values = {k: _number(doc, path + ("inertia", k), inertia.get(k, 0.0), f"inertia {k}")
+              for k in moments}
+    ixx, iyy, izz = values["ixx"], values["iyy"], values["izz"]
+    if inertia and (min(ixx, iyy, izz) <= 0 or ixx + iyy < izz or iyy + izz < ixx
+                    or ixx + izz < iyy):
+        raise doc.error(path + ("inertia",), "inertia is not physical: the principal moments "
+                        "must be positive and each at most the sum of the other two")
+
+
+def _geometry_item(doc, path, item, what):
+    _mapping(doc, path, item, what)
+    _keys(doc, path, item, ITEM_KEYS, what)
+    shapes = [k for k in GEOMETRY_KEYS if k in item]
+    if len(shapes) != 1:
+        raise doc.error(path, f"{what} needs exactly one of {', '.join(GEOMETRY_KEYS)}")
+    shape = shapes[0]
+    if shape == "mesh" and (not isinstance(item["mesh"], str) or not item["mesh"]):
+        raise doc.error(path + ("mesh",), f"{what}: mesh must be a file path")
+    if shape == "box":
+        box = _vector(doc, path + ("box",), item["box"], f"{what} box")
+        if min(box) <= 0:
+            raise doc.error(path + ("box",), f"{what}: box sizes must be positive")
+    if shape == "cylinder":
+        cylinder = _mapping(doc, path + ("cylinder",), item["cylinder"], f"{what} cylinder")
+        _keys(doc, path + ("cylinder",), cylinder, ("radius", "length"), f"{what} cylinder")
+        for key in ("radius", "length"):
+            _number(doc, path + ("cylinder", key), cylinder.get(key), f"{what} cylinder {key}",
+                    positive=True)
+    if shape == "sphere":
+        sphere = _mapping(doc, path + ("sphere",), item["sphere"], f"{what} sphere")
+        _keys(doc, path + ("sphere",), sphere, ("radius",), f"{what} sphere")
+        _number(doc, path + ("sphere", "radius"), sphere.get("radius"), f"{what} sphere radius",
+                positive=True)
+    _pose(doc, path, item)
+    if "scale" in item:
+        _vector(doc, path + ("scale",), item["scale"], f"{what} scale")
+    if "material" in item:
+        material = _mapping(doc, path + ("material",), item["material"], f"{what} material")
+        rgba = material.get("rgba")
+        if not isinstance(material.get("name"), str) or not isinstance(rgba, list) \
+                or len(rgba) != 4 or not all(isinstance(c, (int, float)) and 0 <= c <= 1
+                                            for c in rgba):
+            raise doc.error(path + ("material",), f"{what}: material needs name: and rgba: "
+                            "[r, g, b, a] with values from 0 to 1")
+
+
+def _slot(doc, name, slot, frames):
+    path = ("slots", name)
+    _name(doc, path, name, "slot name")
+    if name in frames:
+        raise doc.error(path, f"slot {name} has the name of a frame of this part; both become "
+                        f"links <instance>_{name}")
+    _mapping(doc, path, slot, f"slot {name}")
+    _keys(doc, path, slot, SLOT_KEYS, f"slot {name}")
+    _pose(doc, path, slot)
+    accepts = slot.get("accepts") or []
+    if not isinstance(accepts, list) or not all(isinstance(t, str) for t in accepts):
+        raise doc.error(path + ("accepts",), f"slot {name}: accepts must be a list of part types")
+    default = slot.get("default", "none")
+    if default != "none" and default not in accepts:
+        raise doc.error(path + ("default",), f"slot {name} defaults to {default}, which it does "
+                        f"not accept; accepts: {', '.join(accepts) or 'nothing'}")
+    if slot.get("joint", "fixed") not in SLOT_JOINTS:
+        raise doc.error(path + ("joint",), f"slot {name}: joint must be one of "
+                        f"{', '.join(SLOT_JOINTS)}")
+    if not isinstance(slot.get("collision", True), bool):
+        raise doc.error(path + ("collision",), f"slot {name}: collision must be true or false")
+
+
+def _propeller(doc, data):
+    path = ("propeller",)
+    _mapping(doc, path, data, "propeller")
+    _keys(doc, path, data, PROPELLER_KEYS, "propeller")
+    for key in ("rotation", "diameter", "max_thrust", "min_thrust", "thrust_coefficient"):
+        if key not in data:
+            raise doc.error(path, f"propeller needs {key}")
+    if data["rotation"] not in ROTATIONS:
+        raise doc.error(path + ("rotation",), "propeller rotation must be cw or ccw (seen from "
+                        "astern, pushing forward)")
+    for key in ("diameter", "thrust_coefficient"):
+        _number(doc, path + (key,), data[key], f"propeller {key}", positive=True)
+    if "max_rpm" in data:
+        _number(doc, path + ("max_rpm",), data["max_rpm"], "propeller max_rpm", positive=True)
+    high = _number(doc, path + ("max_thrust",), data["max_thrust"], "propeller max_thrust")
+    low = _number(doc, path + ("min_thrust",), data["min_thrust"], "propeller min_thrust")
+    if not low < high:
+        raise doc.error(path + ("min_thrust",), "propeller min_thrust must be below max_thrust")
+
+
+def _echosounder(doc, data, frames):
+    path = ("echosounder",)
+    _mapping(doc, path, data, "echosounder")
+    _keys(doc, path, data, ECHOSOUNDER_KEYS, "echosounder")
+    for key in ("frame", "beam_width", "range_min", "range_max", "update_rate"):
+        if key not in data:
+            raise doc.error(path, f"echosounder needs {key}")
+    if data["frame"] not in frames:
+        raise doc.error(path + ("frame",), f"echosounder frame {data['frame']!r} is not one of "
+                        f"the part's frames ({', '.join(frames) or 'none declared'})")
+    for key in ("beam_width", "range_max", "update_rate"):
+        _number(doc, path + (key,), data[key], f"echosounder {key}", positive=True)
+    low = _number(doc, path + ("range_min",), data["range_min"], "echosounder range_min")
+    if not 0 <= low < float(data["range_max"]):
+        raise doc.error(path + ("range_min",), "echosounder range_min must be >= 0 and below "
+                        "range_max")
+    if "samples" in data and (not isinstance(data["samples"], int) or data["samples"] < 1):
+        raise doc.error(path + ("samples",), "echosounder samples must be a positive integer")
+
+
+# -- provenance --------------------------------------------------------------------------------
+
+def unsourced_facts(data, path=(), covered=False) -> list[tuple]:
+    """Paths of numbers in part data with no ``<key>_source`` / ``<key>_unverified`` on the
+    key itself or on an enclosing key. Colours are not facts."""
+    found = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if is_annotation(key) or key in NON_FACT_KEYS:
+                continue
+            noted = covered or (isinstance(key, str) and any(
+                isinstance(data.get(key + suffix), str) and data.get(key + suffix).strip()
+                for suffix in SOURCE_SUFFIXES))
+            found += unsourced_facts(value, path + (key,), noted)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += unsourced_facts(value, path + (index,), covered)
+    elif isinstance(data, (int, float)) and not isinstance(data, bool) and not covered:
+        found.append(path)
+    return found
