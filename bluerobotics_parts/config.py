@@ -160,11 +160,13 @@ def _check_entry(config: Config, index: int, entry) -> None:
             _string(config, path + (key,), entry[key], f"{label}: {key}")
     if "name" in entry:
         _instance_name(config, path + ("name",), entry["name"], f"{label}: name")
-    if is_slot_entry:
-        if "type" not in entry:
-            raise config.error(path, f"{label} needs type: with a part type (one the slot "
-                               "accepts), or none to leave the slot empty")
-    else:
+    # With an unknown key in the entry, a "missing" key is most likely misspelt: leave it to
+    # the check, which names the unknown key and lists the valid ones.
+    misspelt = _has_unknown_keys(entry, SLOT_ENTRY_KEYS if is_slot_entry else PLACEMENT_KEYS)
+    if is_slot_entry and "type" not in entry and not misspelt:
+        raise config.error(path, f"{label} needs type: with a part type (one the slot "
+                           "accepts), or none to leave the slot empty")
+    if not is_slot_entry and not misspelt:
         missing = [k for k in ("type", "name") if k not in entry]
         if missing:
             raise config.error(path, f"{label} is a free placement (it has no slot:) and needs "
@@ -183,13 +185,14 @@ def _check_adhoc_slot(config: Config, index: int, slot) -> None:
     label = entry_label("slots", index, slot)
     slot = _mapping(config, path, slot, label)
     _no_boolean_keys(config, path, slot, label)
-    if "name" not in slot:
+    if "name" not in slot and not _has_unknown_keys(slot, ADHOC_SLOT_KEYS):
         raise config.error(path, f"{label} needs name: (the new slot's name) and of: (the "
                            "carrying instance; default the base)")
     for key in ("of", "name", "default"):
         if key in slot:
             _string(config, path + (key,), slot[key], f"{label}: {key}")
-    _instance_name(config, path + ("name",), slot["name"], f"{label}: name")
+    if "name" in slot:
+        _instance_name(config, path + ("name",), slot["name"], f"{label}: name")
     for key in ("xyz", "rpy"):
         if key in slot:
             _vector(config, path + (key,), slot[key], f"{label}: {key}")
@@ -283,6 +286,10 @@ def parse_vector(value) -> list[float]:
     """Three floats from a config vector already checked by the loader."""
     items = value.split() if isinstance(value, str) else value
     return [float(v) for v in items]
+
+
+def _has_unknown_keys(mapping: dict, valid) -> bool:
+    return any(key not in valid for key in mapping)
 
 
 def _boolean_key_message(key: bool, where: str) -> str:

@@ -1,0 +1,56 @@
+"""``build``: config -> checked URDF -> Gazebo composition + bridge YAML, in memory.
+
+The resolution happens once (pipeline.resolve_config); the composition, the bridge and the
+vehicle model all read the manifest it recorded. ``write_build`` puts the two artefacts in a
+folder atomically; ``summary`` is what the command prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import bridge, gazebo
+from .atomic import write_files_atomically
+from .catalogue import Catalogue
+from .pipeline import Resolved, resolve_config
+from .vehicle import Vehicle
+
+URDF_FILE = "robot_description.urdf"
+BRIDGE_FILE = "bridge.yaml"
+
+
+@dataclass(frozen=True)
+class Build:
+    resolved: Resolved  # the config, the plain URDF (ROS description + manifest), the manifest
+    catalogue: Catalogue  # part data for every type in the manifest (user parts included)
+    vehicle: Vehicle  # the model of the plain URDF
+    gz_version: str
+    urdf: str  # the URDF with the Gazebo extension blocks: robot_description.urdf
+    bridge_yaml: str  # bridge.yaml for ros_gz_bridge's parameter_bridge
+
+    @property
+    def name(self) -> str:
+        """The vehicle name: Gazebo model name, ROS namespace, TF prefix."""
+        return self.resolved.name
+
+
+def build(config, name: str | None = None, gz_version: str = "harmonic") -> Build:
+    """Resolve (once), check, compose for Gazebo and generate the bridge."""
+    flavour = gazebo.flavour(gz_version)  # an unknown release fails before any work
+    resolved = resolve_config(config, name=name)
+    catalogue = resolved.catalogue()
+    vehicle = Vehicle.from_urdf(resolved.urdf)
+    composed = gazebo.compose(resolved.urdf, resolved.manifest, catalogue, resolved.name, flavour)
+    bridge_text = bridge.bridge_yaml(resolved.manifest, catalogue, resolved.name)
+    return Build(resolved, catalogue, vehicle, flavour.name, composed, bridge_text)
+
+
+def artefacts(result: Build) -> dict[str, bytes]:
+    """The files ``write_build`` writes, by name."""
+    return {URDF_FILE: result.urdf.encode("utf-8"), BRIDGE_FILE: result.bridge_yaml.encode("utf-8")}
+
+
+def write_build(result: Build, folder: Path) -> list[Path]:
+    """Write the artefacts into ``folder`` (created if needed), all or nothing."""
+    return write_files_atomically(Path(folder), artefacts(result))

@@ -1,0 +1,158 @@
+"""bluerobotics_parts.assembly: what the expansion cannot see, caught from config + manifest."""
+
+from __future__ import annotations
+
+import pytest
+
+from bluerobotics_parts import assembly, config as config_module
+from bluerobotics_parts.errors import AssemblyError
+from bluerobotics_parts.pipeline import resolve_config
+
+from conftest import write_config
+
+
+@pytest.fixture(scope="module")
+def default_urdf(resolve_text) -> str:
+    return resolve_text()
+
+
+def located(tmp_path, text):
+    return config_module.load(write_config(tmp_path, text, "my_boat.yaml"))
+
+
+def messages(found) -> list[str]:
+    return [str(p) for p in found]
+
+
+def test_a_clean_config_has_no_problems(tmp_path):
+    config = located(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n")
+    urdf = resolve_config(config).urdf
+    assert assembly.problems(config, urdf) == []
+    assembly.check(config, urdf)  # does not raise
+
+
+def test_manifest_is_read_from_the_urdf(default_urdf):
+    manifest = assembly.read_manifest(default_urdf)
+    assert manifest.base.name == "base_link" and manifest.base.type == "blueboat_chassis"
+    assert manifest.occupant("ping_mount", "ping").type == "ping_singlebeam"
+    assert [s.name for s in manifest.slots_of("ping_mount")] == ["ping"]
+    assert manifest.occupant("base_link", "mast") is None
+
+
+def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
+    config = located(tmp_path, "parts:\n  - {slot: ping, of: ping_mont, type: none}\n")
+    found = messages(assembly.problems(config, default_urdf))
+    assert len(found) == 1
+    assert found[0].startswith(f"{config.file}:2: parts entry #1 (slot ping): of: ping_mont "
+                               "matches no fitted instance; instances: base_link, battery_port")
+    assert "ping_mount" in found[0]
+
+
+def test_entry_whose_slot_is_not_on_that_instance(tmp_path, default_urdf):
+    config = located(tmp_path, "parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n")
+    found = messages(assembly.problems(config, default_urdf))
+    assert found == [f"{config.file}:2: parts entry #1 (slot pingg): ping_mount has no slot "
+                     "'pingg'; its slots: ping"]
+
+
+def test_entry_inside_a_subtree_that_is_not_fitted(tmp_path):
+    # The bracket is removed, so an entry for its ping slot matches nothing deeper down:
+    # xacro never visits it; the check names it.
+    config = located(tmp_path, "parts:\n  - {slot: ping_mount, type: none}\n"
+                               "  - {slot: ping, of: ping_mount, type: ping_singlebeam}\n")
+    with pytest.raises(AssemblyError) as caught:
+        resolve_config(config)
+    assert len(caught.value.problems) == 1
+    assert str(caught.value).startswith(f"{config.file}:3: parts entry #2 (slot ping): of: "
+                                        "ping_mount matches no fitted instance")
+
+
+def test_adhoc_slot_whose_of_matches_nothing(tmp_path):
+    config = located(tmp_path, "slots:\n  - {of: mast, name: top, accepts: [blueboat_flag]}\n")
+    with pytest.raises(AssemblyError) as caught:
+        resolve_config(config)
+    assert str(caught.value) == (f"{config.file}:2: slots entry #1 (top): of: mast matches no "
+                                 "fitted instance; instances: base_link, battery_port, "
+                                 "battery_stbd, flag, motor_port, motor_stbd, ping, ping_mount")
+
+
+def test_free_placement_whose_parent_matches_nothing(tmp_path):
+    config = located(tmp_path, "parts:\n  - {type: blueboat_flag, name: f2, parent: mastt}\n")
+    urdf_config = located(tmp_path / ".." , "parts:\n  - {type: blueboat_flag, name: f2}\n")
+    found = messages(assembly.problems(config, resolve_config(urdf_config).urdf))
+    assert found == [f"{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; "
+                     "instances: base_link, battery_port, battery_stbd, f2, flag, motor_port, "
+                     "motor_stbd, ping, ping_mount (slot and frame links such as base_link_mast "
+                     "or mast_top work too)"]
+
+
+def test_two_instances_with_the_same_name(tmp_path):
+    config = located(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n")
+    with pytest.raises(AssemblyError) as caught:
+        resolve_config(config)
+    assert str(caught.value) == (f"{config.file}:2: 2 instances are named flag (under "
+                                 "base_link_flag, base_link_mast); instance names become link "
+                                 "names and must be unique: give one a name: of its own")
+
+
+def test_instance_named_like_a_slot_link(tmp_path):
+    config = located(tmp_path, "parts:\n  - {type: blueboat_flag, name: base_link_mast}\n")
+    with pytest.raises(AssemblyError) as caught:
+        resolve_config(config)
+    assert "instance base_link_mast has the name of a slot link; rename it" in str(caught.value)
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ("nmae: boat\n", 1, "the top level: unknown key 'nmae'; valid keys: name, base, parts, slots, part_files"),
+    ("base:\n  type: blueboat_chassis\n  nam: hull\n", 3, "base: unknown key 'nam'; valid keys: type, name"),
+    ("parts:\n  - slot: mast\n    typ: blueboat_antenna_mast\n", 3,
+     "parts entry #1 (slot mast): unknown key 'typ'; valid keys: slot, of, type, name"),
+    ("parts:\n  - {slot: mast, type: none, xyz: [0, 0, 1]}\n", 2,
+     "parts entry #1 (slot mast): unknown key 'xyz'; valid keys: slot, of, type, name (a slot entry takes its pose from the slot"),
+    ("parts:\n  - {type: blueboat_flag, name: f, pos: [0, 0, 1]}\n", 2,
+     "parts entry #1 (f): unknown key 'pos'; valid keys: type, name, parent, xyz, rpy (this is a free placement because it has no slot:)"),
+    ("slots:\n  - {name: s, accept: [blueboat_flag]}\n", 2,
+     "slots entry #1 (s): unknown key 'accept'; valid keys: of, name, xyz, rpy, accepts, default, collision, joint"),
+])
+def test_unknown_keys_at_every_level(tmp_path, default_urdf, text, line, fragment):
+    config = located(tmp_path, text)
+    found = messages(assembly.problems(config, default_urdf))
+    assert any(m.startswith(f"{config.file}:{line}: {fragment}") for m in found), found
+
+
+def test_unknown_key_is_reported_before_resolving(tmp_path):
+    # A typo'd type key is named as an unknown key, not as "needs type:".
+    config = located(tmp_path, "parts:\n  - {slot: mast, typ: blueboat_antenna_mast}\n")
+    with pytest.raises(Exception) as caught:
+        resolve_config(config)
+    assert "unknown key 'typ'" in str(caught.value)
+
+
+def test_every_problem_is_listed_at_once(tmp_path, default_urdf):
+    config = located(tmp_path, "colour: red\nparts:\n  - {slot: x, of: nobody, type: none}\n")
+    with pytest.raises(AssemblyError) as caught:
+        assembly.check(config, default_urdf)
+    assert len(caught.value.problems) == 2
+    assert "unknown key 'colour'" in str(caught.value)
+    assert "of: nobody matches no fitted instance" in str(caught.value)
+
+
+def test_a_urdf_from_another_config_is_inconsistent(tmp_path, default_urdf):
+    config = located(tmp_path, "parts:\n  - {slot: motor_port, type: t200_thruster_ccw}\n")
+    found = messages(assembly.problems(config, default_urdf))
+    assert found == [f"{config.file}:2: parts entry #1 (slot motor_port): the config fits "
+                     "t200_thruster_ccw but the URDF has m200_weedless_prop_ccw in slot "
+                     "motor_port of base_link: the URDF was not resolved from this config"]
+
+
+def test_a_urdf_without_manifest_is_a_problem(tmp_path):
+    config = located(tmp_path, "")
+    found = messages(assembly.problems(config, '<robot name="x"><link name="a"/></robot>'))
+    assert found == ["the URDF has no <assembly_part> records: it was not resolved by "
+                     "bluerobotics_parts (urdf/assembly.xacro)"]
+
+
+def test_check_accepts_a_plain_dict(default_urdf):
+    assert assembly.problems({}, default_urdf) == []
+    assert messages(assembly.problems({"colour": 1}, default_urdf)) == [
+        "the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files"]
