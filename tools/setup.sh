@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Set up .venv with bluerobotics_parts and its command-line tools (no ROS needed).
+#   tools/setup.sh            the package
+#   tools/setup.sh test       the package plus everything the test suite runs
+# Needs Python 3.10+ with venv (on Debian: python3-venv, installed here if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else echo "setup: need root (or sudo) to run: $*" >&2; return 1
+  fi
+}
+
+apt_install() {
+  echo "setup: installing Debian packages: $*"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  if ! "$PYTHON" -m venv .venv >/dev/null 2>&1; then
+    rm -rf .venv
+    apt_install python3-venv
+    "$PYTHON" -m venv .venv
+  fi
+fi
+
+extras=""
+if [ "${1:-}" = "test" ]; then
+  extras="[test]"
+  # SDFormat's URDF->SDF converter (ign sdf) for the Gazebo conversion tests
+  if ! ign sdf --help >/dev/null 2>&1; then
+    apt_install libsdformat-dev ignition-tools ruby
+  fi
+fi
+
+echo "setup: installing bluerobotics_parts${extras} into .venv"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
+echo "setup: done (.venv/bin/bluerobotics-parts, .venv/bin/check_assembly)"
