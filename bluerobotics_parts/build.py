@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import bridge, gazebo
+from . import bridge, gazebo, topics
 from .atomic import write_files_atomically
 from .catalogue import Catalogue
 from .pipeline import Resolved, resolve_config
@@ -54,3 +54,26 @@ def artefacts(result: Build) -> dict[str, bytes]:
 def write_build(result: Build, folder: Path) -> list[Path]:
     """Write the artefacts into ``folder`` (created if needed), all or nothing."""
     return write_files_atomically(Path(folder), artefacts(result))
+
+
+def summary(result: Build, written) -> str:
+    """What ``bluerobotics-parts build`` prints: the vehicle, its parts, thrusters and sensors
+    with their ROS topics, its mass, the identity of its description (the same as an export of
+    it would have, so a log says exactly which vehicle ran), and the files written."""
+    from .export import description_identity  # export builds on this module
+    names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    lines = [f"vehicle: {result.name} (Gazebo {result.gz_version})"]
+    lines.append("parts:")
+    lines += [f"  {part.name}: {part.type}" for part in result.resolved.manifest.parts]
+    lines.append("thrusters:" if names.thrusters else "thrusters: none")
+    lines += [f"  {t.instance}: joint {t.joint}, command {t.ros_topic} (std_msgs/Float64, N)"
+              for t in names.thrusters]
+    lines.append("sensors:" if names.echosounders else "sensors: none")
+    lines += [f"  {e.instance}: frame {e.frame_id}, scan {e.ros_scan_topic}, "
+              f"range {e.ros_range_topic}" for e in names.echosounders]
+    lines.append(f"total mass: {result.vehicle.total_mass:.2f} kg")
+    lines.append(f"identity: {description_identity(result)}")
+    lines.append("wrote:")
+    lines += [f"  {path}" for path in written]
+    return "\n".join(lines) + "\n"
+

@@ -9,6 +9,7 @@ format (docs/PARTS.md) with ``file:line`` messages.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +22,8 @@ from .yaml_lines import LocatedDocument, load_file
 SOURCE_SUFFIXES = ("_source", "_unverified")
 
 PART_KEYS = ("type", "description", "dimensions", "attach", "axis", "inertial", "visual",
-             "collision", "slots", "frames", "propeller", "echosounder", "hydrostatics")
+             "collision", "slots", "frames", "propeller", "echosounder", "hydrostatics",
+             "hydrodynamics")
 SLOT_KEYS = ("xyz", "rpy", "accepts", "default", "joint", "collision")
 FRAME_KEYS = ("xyz", "rpy")
 GEOMETRY_KEYS = ("mesh", "box", "cylinder", "sphere")
@@ -31,6 +33,9 @@ PROPELLER_KEYS = ("rotation", "diameter", "max_thrust", "min_thrust", "max_rpm",
 ECHOSOUNDER_KEYS = ("frame", "frequency", "beam_width", "range_min", "range_max",
                     "update_rate", "samples")
 ROTATIONS = ("cw", "ccw")
+# gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
+# quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
+HYDRODYNAMICS_NAME = re.compile(r"^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$")
 
 # Numbers that are not physical facts and need no source: colours.
 NON_FACT_KEYS = ("rgba",)
@@ -130,6 +135,12 @@ class PartType:
                            update_rate=float(data["update_rate"]),
                            frequency=float(data["frequency"]) if "frequency" in data else None,
                            samples=int(data.get("samples", 1)))
+
+    @property
+    def hydrodynamics(self) -> dict[str, float]:
+        """gz Hydrodynamics coefficients by name (xUabsU, zW, ...), notes left out."""
+        data = self.data.get("hydrodynamics") or {}
+        return {key: float(value) for key, value in data.items() if not is_annotation(key)}
 
     def mesh_files(self) -> list[str]:
         """Mesh paths as written in the part data (relative to ``mesh_base``)."""
@@ -250,6 +261,8 @@ def check_part(doc: LocatedDocument) -> None:
         _propeller(doc, data["propeller"])
     if "echosounder" in data:
         _echosounder(doc, data["echosounder"], frames)
+    if "hydrodynamics" in data:
+        _hydrodynamics(doc, data["hydrodynamics"])
 
 
 def _keys(doc, path, mapping, valid, what):
@@ -412,6 +425,20 @@ def _echosounder(doc, data, frames):
                         "range_max")
     if "samples" in data and (not isinstance(data["samples"], int) or data["samples"] < 1):
         raise doc.error(path + ("samples",), "echosounder samples must be a positive integer")
+
+
+def _hydrodynamics(doc, data):
+    path = ("hydrodynamics",)
+    _mapping(doc, path, data, "hydrodynamics")
+    for key, value in data.items():
+        if is_annotation(key):
+            continue
+        if not isinstance(key, str) or not HYDRODYNAMICS_NAME.match(key):
+            raise doc.error(path + (key,), f"hydrodynamics has no coefficient {key!r}; valid: "
+                            "added mass <f>Dot<v> (xDotU), linear damping <f><v> (xU), quadratic "
+                            "damping <f><v>abs<v> (xUabsU), with <f> one of x y z k m n and <v> "
+                            "one of U V W P Q R")
+        _number(doc, path + (key,), value, f"hydrodynamics {key}")
 
 
 # -- provenance --------------------------------------------------------------------------------
