@@ -47,7 +47,11 @@ class Problem:
 
 
 def as_config(config) -> Config:
-    """Accept a Config, a path to a config file, or a plain dict."""
+    """Accept a Config, a path to a config file, a plain dict, or None (the shipped BlueBoat)."""
+    if config is None:
+        from . import paths
+
+        return config_module.load(paths.default_config())
     if isinstance(config, Config):
         return config
     if isinstance(config, dict):

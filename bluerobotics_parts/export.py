@@ -1,0 +1,323 @@
+"""A built vehicle as a self-contained description folder with a content identity.
+
+The folder holds ``robot.urdf`` (with the Gazebo blocks), ``config.yaml`` (the effective
+config), ``bridge.yaml``, every mesh the URDF references under ``meshes/``, and
+``description_manifest.json`` listing them (see ``identity.py`` for the rules and the hash).
+
+The folder is laid out like the package's share directory for the files it uses: the URDF
+keeps ``package://bluerobotics_parts/meshes/<file>`` references, so pointing
+``package://bluerobotics_parts`` at the folder (e.g. a ``GZ_SIM_RESOURCE_PATH`` entry whose
+``bluerobotics_parts`` is this folder) loads it without the package. A user part's mesh
+(``file:///...``) is copied to ``meshes/user/<part type>/<file name>`` and its reference
+rewritten to match. ``config.yaml`` names user part files by absolute path: those stay
+outside the folder (the URDF and meshes inside it are complete without them).
+
+One vehicle has one identity wherever it shows up: ``description_files`` builds the exact
+file set in memory, ``description_identity`` hashes it without writing, and ``export``
+writes those same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape, unescape
+
+import yaml
+
+from . import paths
+from .identity import (MANIFEST_FILE, DescriptionError, check_file_rules, check_identity_text,
+                       check_path, check_paths, folder_identity, identity_of, manifest_bytes,
+                       read_manifest)
+
+URDF_FILE = "robot.urdf"
+CONFIG_FILE = "config.yaml"
+BRIDGE_FILE = "bridge.yaml"
+MESH_URI_PREFIX = paths.PACKAGE_URI + "meshes/"  # package://bluerobotics_parts/meshes/
+USER_MESH_FOLDER = "meshes/user"
+
+
+# -- the file set ------------------------------------------------------------------------------
+
+def description_files(build) -> dict[str, bytes]:
+    """Every file of the exported description (relative path -> bytes), manifest included,
+    checked against the file rules before anything is written."""
+    manifest = build.resolved.manifest
+    urdf, meshes = _exported_meshes(build.urdf, manifest)
+    files = {URDF_FILE: urdf.encode("utf-8"),
+             CONFIG_FILE: effective_config_text(build).encode("utf-8"),
+             BRIDGE_FILE: build.bridge_yaml.encode("utf-8")}
+    files.update(meshes)
+    check_paths(files)
+    check_mesh_references(files[URDF_FILE], set(files))
+    files[MANIFEST_FILE] = manifest_bytes(build.name, files)
+    return dict(sorted(files.items()))
+
+
+def description_identity(build) -> str:
+    """The identity ``export`` would give this build (computed in memory, nothing written)."""
+    return identity_of(description_files(build))
+
+
+def effective_config_text(build) -> str:
+    """The config as resolved: the user's data with the vehicle name actually used and the
+    part files made absolute, so the file rebuilds the same vehicle from anywhere."""
+    config = build.resolved.config
+    data = dict(config.data)
+    if "name" in data:
+        data["name"] = build.name
+    else:
+        data = {"name": build.name, **data}
+    if data.get("part_files"):
+        data["part_files"] = [str(path) for path in config.part_files]
+    return yaml.dump(data, Dumper=_ConfigDumper, sort_keys=False, default_flow_style=False,
+                     allow_unicode=True)
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    """Block style, except lists of plain values (xyz, accepts) on one line as users write
+    them."""
+
+    def represent_list(self, data):
+        flat = all(not isinstance(item, (dict, list)) for item in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat or None)
+
+
+_ConfigDumper.add_representer(list, _ConfigDumper.represent_list)
+
+
+_MESH_FILENAME = re.compile(r"""(<mesh\b[^>]*?\bfilename\s*=\s*)(["'])(.*?)\2""", re.DOTALL)
+
+
+def _exported_meshes(urdf: str, manifest) -> tuple[str, dict[str, bytes]]:
+    """The URDF with user meshes re-pointed into the folder, and the mesh files by path."""
+    root = _parse_urdf(urdf.encode("utf-8"))
+    owners = {id(mesh): link.get("name", "") for link in root.iter("link")
+              for mesh in link.iter("mesh")}
+    sources: dict[str, tuple[Path, str]] = {}  # exported path -> (source file, part type)
+    rewrites: dict[str, str] = {}
+    for mesh in root.iter("mesh"):
+        uri = mesh.get("filename", "")
+        part = manifest.part(owners.get(id(mesh), ""))
+        part_type = part.type if part else "(no part)"
+        if uri.startswith(MESH_URI_PREFIX):
+            relative = uri[len(paths.PACKAGE_URI):]
+            source = paths.resolve_uri(uri)
+        elif uri.startswith("file://") and part is None:
+            raise DescriptionError(f"mesh {uri!r} is not inside the link of a recorded part, "
+                                   "so it has no part type to be exported under")
+        elif uri.startswith("file://"):
+            source = Path(uri[len("file://"):])
+            relative = f"{USER_MESH_FOLDER}/{part_type}/{source.name}"
+            rewrites[uri] = paths.PACKAGE_URI + relative
+        else:
+            raise DescriptionError(
+                f"part type {part_type}: mesh {uri!r} cannot be exported; an export carries "
+                f"meshes given as {MESH_URI_PREFIX}<file> or file:///<absolute path>")
+        try:
+            check_path(relative)
+        except DescriptionError as error:
+            raise DescriptionError(f"part type {part_type}: mesh {uri!r}: {error}") from None
+        earlier = sources.get(relative)
+        if earlier and earlier[0] != source:
+            raise DescriptionError(
+                f"part type {part_type}: meshes {earlier[0]} and {source} would both be "
+                f"exported as {relative}; give the part's mesh files distinct names")
+        sources[relative] = (source, part_type)
+    files = {relative: _read_mesh(source, part_type, relative)
+             for relative, (source, part_type) in sources.items()}
+    return _rewrite_mesh_uris(urdf, rewrites), files
+
+
+def _read_mesh(source: Path, part_type: str, relative: str) -> bytes:
+    try:
+        return source.read_bytes()
+    except FileNotFoundError:
+        raise DescriptionError(f"part type {part_type}: mesh file {source} not found (to be "
+                               f"exported as {relative}); add the file or fix the part's "
+                               "mesh: path") from None
+    except OSError as error:
+        raise DescriptionError(f"part type {part_type}: cannot read mesh file {source}: "
+                               f"{error.strerror or error}") from None
+
+
+def _rewrite_mesh_uris(urdf: str, rewrites: dict[str, str]) -> str:
+    """Replace mesh filename values in the text, leaving every other byte as built."""
+    if not rewrites:
+        return urdf
+
+    def replace(match):
+        value = unescape(match.group(3), {"&quot;": '"', "&apos;": "'"})
+        if value not in rewrites:
+            return match.group(0)
+        quote = match.group(2)
+        return match.group(1) + quote + escape(rewrites[value], {quote: "&quot;" if quote == '"'
+                                                                 else "&apos;"}) + quote
+
+    return _MESH_FILENAME.sub(replace, urdf)
+
+
+def check_mesh_references(urdf: bytes, listed) -> None:
+    """Every ``<mesh filename>`` must be ``package://bluerobotics_parts/meshes/<file>`` with
+    ``meshes/<file>`` among the listed files."""
+    for mesh in _parse_urdf(urdf).iter("mesh"):
+        uri = mesh.get("filename", "")
+        if not uri.startswith(MESH_URI_PREFIX):
+            raise DescriptionError(
+                f"{URDF_FILE} references mesh {uri!r}, which is not inside the description; "
+                f"meshes of an exported description are referenced as {MESH_URI_PREFIX}<file>")
+        relative = uri[len(paths.PACKAGE_URI):]
+        try:
+            check_path(relative)
+        except DescriptionError as error:
+            raise DescriptionError(f"{URDF_FILE} references mesh {uri!r}: {error}") from None
+        if relative not in listed:
+            raise DescriptionError(
+                f"{URDF_FILE} references mesh {uri!r}, but {relative} is not listed in "
+                f"{MANIFEST_FILE}; every mesh the URDF uses must be listed")
+
+
+def _parse_urdf(data: bytes) -> ElementTree.Element:
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as error:
+        raise DescriptionError(f"{URDF_FILE} is not well-formed XML: {error}") from None
+    if root.tag != "robot":
+        raise DescriptionError(f"{URDF_FILE}: the root element is <{root.tag}>, not <robot>")
+    return root
+
+
+# -- export --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ExportResult:
+    directory: Path
+    name: str  # the vehicle name
+    identity: str
+    files: tuple  # relative paths written, sorted, manifest included
+    total_bytes: int
+
+    def summary(self) -> str:
+        return (f"exported {self.name} to {self.directory}: {len(self.files)} files, "
+                f"{self.total_bytes} bytes\n"
+                f"identity: {self.identity}\n")
+
+
+def export(config, directory, name: str | None = None) -> ExportResult:
+    """Build the vehicle and write its description folder, all or nothing.
+
+    ``directory`` is created, or replaced whole when it holds a previous export; any other
+    non-empty folder is refused, so no user file is ever deleted.
+    """
+    from .build import build  # the Gazebo composition is only needed here, not by verify
+
+    directory = Path(directory)
+    _replaces_export(directory)  # refuse a wrong target before any work
+    built = build(config, name=name)
+    files = description_files(built)
+    _write_folder(directory, files)
+    return ExportResult(directory, built.name, identity_of(files), tuple(files),
+                        sum(len(data) for data in files.values()))
+
+
+def _replaces_export(directory: Path) -> bool:
+    """Whether writing ``directory`` replaces a previous export; refuse any other content."""
+    if directory.is_symlink():
+        raise DescriptionError(f"{directory} is a symbolic link; export into a real folder "
+                               "(nothing was written)")
+    if not directory.exists():
+        return False
+    if not directory.is_dir():
+        raise DescriptionError(f"{directory} exists and is not a folder; export into a new "
+                               "folder (nothing was written)")
+    if (directory / MANIFEST_FILE).is_file():
+        return True
+    if any(directory.iterdir()):
+        raise DescriptionError(
+            f"{directory} is not empty and holds no {MANIFEST_FILE}, so it is not a previous "
+            "export; export into a new or empty folder, or into a previous export to replace "
+            "it (nothing was written)")
+    return False
+
+
+def _write_folder(directory: Path, files: dict[str, bytes]) -> None:
+    """Stage the files beside ``directory``, then move the finished folder into place."""
+    parent = directory.absolute().parent
+    created = [p for p in [parent, *parent.parents] if not p.exists()]
+    staging = None
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.export-", dir=parent))
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; exports are not
+        for relative, data in files.items():
+            target = staging / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        if _replaces_export(directory):
+            _swap(staging, directory)
+        else:
+            os.replace(staging, directory)  # a missing or empty folder
+        staging = None
+    except OSError as error:
+        raise DescriptionError(f"{directory}: cannot write the export: "
+                               f"{error.strerror or error} (nothing was written)") from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+            for folder in created:  # innermost first
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+
+
+def _swap(staging: Path, directory: Path) -> None:
+    """Replace a previous export with the staged one; on failure the old one stays."""
+    old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.previous-", dir=staging.parent))
+    os.replace(directory, old)  # onto the empty placeholder
+    try:
+        os.replace(staging, directory)
+    except BaseException:
+        os.replace(old, directory)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# -- verify --------------------------------------------------------------------------------------
+
+def verify(directory, expect: str | None = None) -> str:
+    """Re-check a description folder against every rule; return its identity.
+
+    Raises DescriptionError naming the first broken rule, or showing both identities when
+    ``expect`` is given and differs.
+    """
+    if expect is not None:
+        check_identity_text(expect)
+    directory = Path(directory)
+    manifest = read_manifest(directory)
+    check_file_rules(manifest, directory)
+    if URDF_FILE not in manifest["files"]:
+        raise DescriptionError(f"{directory}: {MANIFEST_FILE} does not list {URDF_FILE}; a "
+                               "description needs its URDF")
+    urdf = (directory / URDF_FILE).read_bytes()
+    robot = _parse_urdf(urdf).get("name")
+    if robot != manifest["name"]:
+        raise DescriptionError(f"{directory}: {URDF_FILE} describes robot {robot!r} but "
+                               f"{MANIFEST_FILE} names the vehicle {manifest['name']!r}")
+    check_mesh_references(urdf, set(manifest["files"]))
+    identity = folder_identity(directory)
+    if expect is not None and identity != expect:
+        raise DescriptionError(f"{directory}: identity {identity} differs from the expected "
+                               f"{expect}; the description's content changed")
+    return identity
