@@ -33,7 +33,11 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(exclude=["test", "test.*"]),
     install_requires=["PyYAML>=5.4", "xacro>=2.0.8", "lxml"],
-    extras_require={"test": ["pytest", "cmeel-urdfdom", "trimesh", "numpy"]},
+    extras_require={
+        # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon
+        "test": ["pytest", "cmeel-urdfdom", "trimesh", "numpy", "colcon-common-extensions",
+                 "colcon-ros"],
+    },
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),

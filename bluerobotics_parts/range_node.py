@@ -1,0 +1,111 @@
+"""``scan_to_range``: republishes a simulated Ping's LaserScan as a sensor_msgs/msg/Range.
+
+ros_gz bridges the Ping's gpu_lidar fan as a LaserScan (Range cannot be bridged); this node
+turns each scan into one Range with the arithmetic of ``echosounder``. The launch file starts
+one per echosounder with the names from ``topics.py`` and the beam data from the part:
+
+    scan_topic     LaserScan to read, e.g. /blueboat/ping/scan
+    range_topic    Range to publish, e.g. /blueboat/ping/range
+    frame_id       TF frame of the beam, e.g. blueboat/ping_beam (the scan's own frame id is
+                   whatever Gazebo named it; the Range is stamped with this one)
+    field_of_view  full beam opening angle, rad
+    min_range, max_range   the measurable interval, m
+
+The header stamp is the scan's, so the Range is as old as the measurement. Every rclpy import
+is inside a function: the module imports (and ``main`` explains itself) without ROS.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .echosounder import EchosounderError, RangeReading, RangeSpec
+
+NODE_NAME = "scan_to_range"
+PARAMETERS = {  # name -> default; the launch plan sets all of them
+    "scan_topic": "scan",
+    "range_topic": "range",
+    "frame_id": "",
+    "field_of_view": 0.0,
+    "min_range": 0.0,
+    "max_range": 0.0,
+}
+
+
+def make_node(parameter_overrides=()):
+    """The rclpy node (rclpy must be initialised); ``parameter_overrides`` (rclpy Parameters)
+    stand in for --ros-args. Raises EchosounderError for parameters that describe no ranger."""
+    from rclpy.node import Node
+    from rclpy.qos import QoSProfile, qos_profile_sensor_data
+    from sensor_msgs.msg import LaserScan, Range
+
+    class ScanToRange(Node):
+        def __init__(self):
+            super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
+            for name, default in PARAMETERS.items():
+                self.declare_parameter(name, default)
+            value = lambda name: self.get_parameter(name).value  # noqa: E731
+            self.spec = RangeSpec(field_of_view=float(value("field_of_view")),
+                                  min_range=float(value("min_range")),
+                                  max_range=float(value("max_range")))
+            self.frame_id = str(value("frame_id"))
+            # Sensor-data QoS takes the bridge's reliable stream as well as a best-effort one;
+            # the Range goes out reliable so RViz's default subscription matches it.
+            self.publisher = self.create_publisher(Range, str(value("range_topic")),
+                                                   QoSProfile(depth=10))
+            self.subscription = self.create_subscription(
+                LaserScan, str(value("scan_topic")), self.on_scan, qos_profile_sensor_data)
+            self.get_logger().info(
+                f"{self.subscription.topic_name} (LaserScan) -> {self.publisher.topic_name} "
+                f"(Range, frame {self.frame_id or 'of the scan'}, field of view "
+                f"{self.spec.field_of_view:.3f} rad, "
+                f"{self.spec.min_range}-{self.spec.max_range} m)")
+
+        def on_scan(self, scan: LaserScan) -> None:
+            reading = RangeReading.from_scan(scan.ranges, self.spec)
+            if reading is None:
+                self.get_logger().warning("scan without a usable ray (empty or all NaN): no Range",
+                                       throttle_duration_sec=5.0)
+                return
+            message = Range()
+            message.header.stamp = scan.header.stamp
+            message.header.frame_id = self.frame_id or scan.header.frame_id
+            message.radiation_type = reading.radiation_type
+            message.field_of_view = reading.field_of_view
+            message.min_range = reading.min_range
+            message.max_range = reading.max_range
+            message.range = reading.range
+            self.publisher.publish(message)
+
+    return ScanToRange()
+
+
+def main(argv=None) -> int:
+    """Console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
+    try:
+        import rclpy
+        from rclpy.executors import ExternalShutdownException
+    except ImportError as error:
+        print(f"scan_to_range needs ROS 2 (rclpy and sensor_msgs): {error}. Source your ROS 2 "
+              "setup (e.g. /opt/ros/jazzy/setup.bash) and the workspace's install/setup.bash, "
+              "then run it with ros2 run bluerobotics_parts scan_to_range.", file=sys.stderr)
+        return 1
+    rclpy.init(args=sys.argv if argv is None else argv)
+    try:
+        node = make_node()
+    except EchosounderError as error:
+        print(f"scan_to_range: {error}", file=sys.stderr)
+        rclpy.try_shutdown()
+        return 1
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Spawn a bluerobotics_parts vehicle into Gazebo (gz sim) with its ROS side.
+
+    ros2 launch bluerobotics_parts vehicle.launch.py config:=my_boat.yaml name:=boat2 x:=5.0
+
+``ros2 launch -s bluerobotics_parts vehicle.launch.py`` lists the arguments. This file only
+declares them and maps the plan that ``bluerobotics_parts.launch_plan.plan`` computes (built
+and checked once, artefacts under $ROS_HOME/bluerobotics_parts/<name>/) to launch actions.
+"""
+
+import os
+
+from ament_index_python.packages import get_package_share_directory
+from launch import LaunchDescription
+from launch.actions import (AppendEnvironmentVariable, DeclareLaunchArgument,
+                            IncludeLaunchDescription, LogInfo, OpaqueFunction)
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+
+from bluerobotics_parts import launch_plan
+from bluerobotics_parts.errors import BlueRoboticsPartsError
+
+
+def node(spec):
+    # Strings are passed as strings: launch_ros would otherwise read them as YAML.
+    parameters = {key: ParameterValue(value, value_type=str) if isinstance(value, str) else value
+                  for key, value in spec.parameters.items()}
+    return Node(package=spec.package, executable=spec.executable, name=spec.name,
+                namespace=spec.namespace or None, parameters=[parameters] if parameters else None,
+                arguments=list(spec.arguments), remappings=list(spec.remappings),
+                output=spec.output)
+
+
+def actions(context):
+    values = {a.name: context.launch_configurations.get(a.name, a.default)
+              for a in launch_plan.ARGUMENTS}
+    try:
+        plan = launch_plan.plan(values, os.environ)
+    except BlueRoboticsPartsError as error:
+        # launch reports this message as an error (no traceback) and starts nothing
+        raise RuntimeError(f"bluerobotics_parts: {error}") from None
+    result = [AppendEnvironmentVariable("GZ_SIM_RESOURCE_PATH", plan.resource_path, prepend=True)]
+    if plan.start_gazebo:
+        gz_sim = os.path.join(get_package_share_directory("ros_gz_sim"), "launch",
+                              "gz_sim.launch.py")
+        result.append(IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(gz_sim),
+            launch_arguments=plan.gazebo_launch_arguments.items()))
+    result += [node(spec) for spec in plan.nodes]
+    result.append(LogInfo(msg=plan.summary))
+    return result
+
+
+def generate_launch_description():
+    return LaunchDescription(
+        [DeclareLaunchArgument(a.name, default_value=a.default, description=a.description)
+         for a in launch_plan.ARGUMENTS] + [OpaqueFunction(function=actions)])

@@ -1,0 +1,162 @@
+"""The launch files as ROS 2 loads them, and the environment hook colcon installs.
+
+Walking a launch description needs launch / launch_ros (a sourced ROS 2): those tests
+import-skip without it and run under colcon test in a ROS workspace. The files' syntax and the
+environment hook are checked everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bluerobotics_parts import launch_plan
+
+from conftest import REPO, write_config
+
+LAUNCH_DIR = REPO / "launch"
+ROS_REASON = "needs ROS 2 (launch_ros) to load launch files: source ROS 2 and run colcon test"
+
+
+@pytest.mark.parametrize("name", ["vehicle.launch.py", "display.launch.py"])
+def test_the_launch_files_compile(name):
+    path = LAUNCH_DIR / name
+    code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    assert "generate_launch_description" in code.co_names
+
+
+@pytest.fixture
+def ros_launch():
+    pytest.importorskip("launch_ros", reason=ROS_REASON)
+
+
+def load(name: str):
+    from launch.launch_description_sources import get_launch_description_from_python_launch_file
+
+    return get_launch_description_from_python_launch_file(str(LAUNCH_DIR / name))
+
+
+def declared(description) -> dict:
+    from launch import LaunchContext
+    from launch.utilities import perform_substitutions
+
+    context = LaunchContext()
+    return {a.name: (perform_substitutions(context, a.default_value), a.description)
+            for a in description.get_launch_arguments()}
+
+
+def visit(description, values: dict) -> list:
+    """The actions the OpaqueFunction returns for these argument values (defaults else)."""
+    from launch import LaunchContext
+    from launch.actions import OpaqueFunction
+
+    context = LaunchContext()
+    for name, (default, _) in declared(description).items():
+        context.launch_configurations[name] = values.get(name, default)
+    (opaque,) = [e for e in description.entities if isinstance(e, OpaqueFunction)]
+    return list(opaque.execute(context) or [])
+
+
+def nodes(actions) -> list[tuple[str, str]]:
+    from launch import LaunchContext
+    from launch.utilities import normalize_to_list_of_substitutions, perform_substitutions
+    from launch_ros.actions import Node
+
+    def text(value) -> str:  # the Node keeps what it was given: a string or substitutions
+        return value if isinstance(value, str) else perform_substitutions(
+            LaunchContext(), normalize_to_list_of_substitutions(value))
+
+    return sorted((text(a.node_package), text(a.node_executable))
+                  for a in actions if isinstance(a, Node))
+
+
+def test_vehicle_launch_declares_the_plan_arguments(ros_launch):
+    arguments = declared(load("vehicle.launch.py"))
+    assert arguments == {a.name: (a.default, a.description) for a in launch_plan.ARGUMENTS}
+
+
+def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypatch):
+    from launch.actions import AppendEnvironmentVariable, IncludeLaunchDescription, LogInfo
+
+    monkeypatch.setenv("ROS_HOME", str(tmp_path))
+    actions = visit(load("vehicle.launch.py"),
+                    {"gazebo": "false", "rviz": "true", "name": "walked"})
+    assert isinstance(actions[0], AppendEnvironmentVariable)
+    assert not [a for a in actions if isinstance(a, IncludeLaunchDescription)]  # gazebo:=false
+    assert nodes(actions) == sorted([
+        ("robot_state_publisher", "robot_state_publisher"), ("ros_gz_sim", "create"),
+        ("ros_gz_bridge", "parameter_bridge"), ("bluerobotics_parts", "scan_to_range"),
+        ("rviz2", "rviz2")])
+    assert isinstance(actions[-1], LogInfo)
+    assert (tmp_path / "bluerobotics_parts" / "walked" / "robot_description.urdf").is_file()
+
+
+def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, tmp_path, monkeypatch):
+    from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
+    from launch.actions import IncludeLaunchDescription
+
+    try:
+        get_package_share_directory("ros_gz_sim")
+    except PackageNotFoundError:
+        pytest.skip("needs ros_gz_sim installed")
+    monkeypatch.setenv("ROS_HOME", str(tmp_path))
+    actions = visit(load("vehicle.launch.py"), {"gazebo": "true"})
+    (include,) = [a for a in actions if isinstance(a, IncludeLaunchDescription)]
+    assert include.launch_description_source.location.endswith("gz_sim.launch.py")
+
+
+def test_a_bad_config_stops_the_vehicle_launch_with_its_message(ros_launch, tmp_path, monkeypatch):
+    monkeypatch.setenv("ROS_HOME", str(tmp_path / "ros"))
+    config = write_config(tmp_path, "parts:\n  - {slot: motor_port, type: blueboat_flag}\n")
+    with pytest.raises(RuntimeError, match="motor_port") as caught:
+        visit(load("vehicle.launch.py"), {"config": str(config), "gazebo": "false"})
+    assert caught.value.__cause__ is None  # the message only, no chained traceback
+    assert not (tmp_path / "ros").exists()
+
+
+def test_display_launch(ros_launch, tmp_path, monkeypatch):
+    description = load("display.launch.py")
+    assert declared(description) == {a.name: (a.default, a.description)
+                                     for a in launch_plan.DISPLAY_ARGUMENTS}
+    monkeypatch.setenv("ROS_HOME", str(tmp_path))
+    assert nodes(visit(description, {})) == sorted([
+        ("robot_state_publisher", "robot_state_publisher"),
+        ("joint_state_publisher_gui", "joint_state_publisher_gui"), ("rviz2", "rviz2")])
+
+
+# -- the environment hook -----------------------------------------------------------------------
+
+def test_a_colcon_install_puts_the_meshes_on_the_gz_resource_path(tmp_path):
+    """`colcon build`, source install/setup.sh: GZ_SIM_RESOURCE_PATH must hold the folder in
+    which model://bluerobotics_parts/meshes/... resolves (the hook's `share`)."""
+    pytest.importorskip("colcon_core", reason="needs colcon (pip install colcon-common-extensions)")
+    colcon = Path(sys.executable).parent / "colcon"
+    if not colcon.exists():
+        pytest.skip(f"colcon is importable but its command is not beside {sys.executable}")
+    environment = {k: v for k, v in os.environ.items()
+                   if not k.startswith(("COLCON", "AMENT", "GZ_SIM"))}
+    environment["COLCON_LOG_PATH"] = str(tmp_path / "log")
+    build = subprocess.run(
+        [str(colcon), "build", "--paths", str(REPO), "--build-base", str(tmp_path / "build"),
+         "--install-base", str(tmp_path / "install"), "--event-handlers", "console_direct-"],
+        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300,
+        stdin=subprocess.DEVNULL)
+    assert build.returncode == 0, build.stdout + build.stderr
+    share = tmp_path / "install" / "bluerobotics_parts" / "share"
+    assert (share / "bluerobotics_parts" / "hook" / "gz_resource_path.dsv").is_file()
+    sourced = subprocess.run(
+        ["bash", "-c", f". {tmp_path / 'install' / 'setup.sh'} && "
+                       'printf %s "$GZ_SIM_RESOURCE_PATH"'],
+        env=environment, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert sourced.returncode == 0, sourced.stderr
+    entries = [Path(p) for p in sourced.stdout.split(os.pathsep) if p]
+    assert share in entries, (
+        f"GZ_SIM_RESOURCE_PATH after sourcing is {sourced.stdout!r}: colcon did not register "
+        "hooks/gz_resource_path.dsv (ament_python runs no hooks of its own; a colcon.pkg "
+        'beside package.xml with {"hooks": ["share/bluerobotics_parts/hook/'
+        'gz_resource_path.dsv"]} registers it)')
+    assert (share / "bluerobotics_parts" / "meshes").is_dir()  # model://bluerobotics_parts/meshes
