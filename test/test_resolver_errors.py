@@ -108,3 +108,26 @@ def test_user_part_type_clashing_with_the_library(tmp_path):
     result = xacro_cli(write_config(tmp_path, "part_files: [flag.yaml]\n"))
     assert result.returncode != 0
     assert "defines type blueboat_flag, which the shipped library already has" in result.stderr
+
+
+def test_an_instance_inside_itself_stops_instead_of_recursing(tmp_path):
+    result = xacro_cli(write_config(tmp_path, """
+slots:
+  - {name: a, accepts: [blueboat_flag], default: blueboat_flag}
+  - {of: a, name: a, accepts: [blueboat_flag], default: blueboat_flag}
+"""))
+    assert result.returncode != 0
+    assert "slot a of a would hold a inside itself (base_link > a > a)" in result.stderr
+
+
+def test_a_part_whose_slot_defaults_to_itself_stops(tmp_path):
+    from bluerobotics_parts.errors import ConfigError
+    from bluerobotics_parts.pipeline import resolve_config
+
+    (tmp_path / "tower.yaml").write_text(
+        "type: tower\ninertial: {mass: 1}\nslots: {top: {accepts: [tower], default: tower}}\n")
+    path = write_config(tmp_path, "part_files: [tower.yaml]\n"
+                                  "parts:\n  - {type: tower, name: t, xyz: [0, 0, 1]}\n")
+    with pytest.raises(ConfigError, match=r"slot top of top would hold top inside itself "
+                                          r"\(t > top > top\)"):
+        resolve_config(path)
