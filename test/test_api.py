@@ -4,7 +4,6 @@ build() equal to the YAML path, and large and deep assemblies."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy
 import pytest
