@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bluerobotics_parts import launch_plan
 
-from conftest import REPO, write_config
+from conftest import REPO, write_config, tool
 
 LAUNCH_DIR = REPO / "launch"
 ROS_REASON = "needs ROS 2 (launch_ros) to load launch files: source ROS 2 and run colcon test"
@@ -133,15 +132,12 @@ def test_display_launch(ros_launch, tmp_path, monkeypatch):
 def test_a_colcon_install_puts_the_meshes_on_the_gz_resource_path(tmp_path):
     """`colcon build`, source install/setup.sh: GZ_SIM_RESOURCE_PATH must hold the folder in
     which model://bluerobotics_parts/meshes/... resolves (the hook's `share`)."""
-    pytest.importorskip("colcon_core", reason="needs colcon (pip install colcon-common-extensions)")
-    colcon = Path(sys.executable).parent / "colcon"
-    if not colcon.exists():
-        pytest.skip(f"colcon is importable but its command is not beside {sys.executable}")
+    colcon = tool("colcon")  # part of the test set-up (tools/setup.sh test)
     environment = {k: v for k, v in os.environ.items()
                    if not k.startswith(("COLCON", "AMENT", "GZ_SIM"))}
     environment["COLCON_LOG_PATH"] = str(tmp_path / "log")
     build = subprocess.run(
-        [str(colcon), "build", "--paths", str(REPO), "--build-base", str(tmp_path / "build"),
+        [colcon, "build", "--paths", str(REPO), "--build-base", str(tmp_path / "build"),
          "--install-base", str(tmp_path / "install"), "--event-handlers", "console_direct-"],
         cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300,
         stdin=subprocess.DEVNULL)
