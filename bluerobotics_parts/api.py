@@ -30,7 +30,7 @@ from . import config as config_module
 from .assembly import key_problems, manifest_problems
 from .atomic import write_text_atomically
 from .config import entry_label
-from .errors import AssemblyError, BlueRoboticsPartsError, ConfigError
+from .errors import AssemblyError, ConfigError
 from .manifest import FrameRecord, Manifest, PartRecord, SlotRecord
 from .pipeline import Resolved, resolve_config
 from .vehicle import Vehicle
@@ -186,11 +186,7 @@ class Assembly:
         text = "# Written by bluerobotics_parts.api.Assembly.to_yaml\n" + yaml.safe_dump(
             self._data, sort_keys=False, default_flow_style=None)
         path = Path(path)
-        try:
-            write_text_atomically(path, text)
-        except OSError as error:
-            raise BlueRoboticsPartsError(f"cannot write {path}: {error.strerror or error}") \
-                from None
+        write_text_atomically(path, text)  # OutputError naming the path if it cannot
         return path
 
     def to_config(self) -> config_module.Config:

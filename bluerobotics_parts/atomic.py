@@ -7,15 +7,24 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .errors import OutputError
+
 
 def write_text_atomically(path: Path, text: str) -> None:
     """Replace ``path`` in one step: write a sibling temporary file, then rename it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as error:
+        raise _cannot_write(path, error) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise _cannot_write(path, error) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
@@ -29,8 +38,11 @@ def write_files_atomically(folder: Path, files: dict[str, bytes]) -> list[Path]:
     left alone.
     """
     folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.staging.", dir=folder.parent))
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.staging.", dir=folder.parent))
+    except OSError as error:
+        raise _cannot_write(folder, error) from None
     try:
         for relative, data in files.items():
             target = staging / relative
@@ -44,5 +56,11 @@ def write_files_atomically(folder: Path, files: dict[str, bytes]) -> list[Path]:
             os.replace(staging / relative, target)
             written.append(target)
         return written
+    except OSError as error:
+        raise _cannot_write(folder, error) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _cannot_write(path: Path, error: OSError) -> OutputError:
+    return OutputError(f"cannot write {path}: {error.strerror or error}")

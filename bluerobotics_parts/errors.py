@@ -39,3 +39,8 @@ class AssemblyError(BlueRoboticsPartsError):
     def __init__(self, problems):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class OutputError(BlueRoboticsPartsError):
+    """An output file or folder that cannot be written (permissions, a missing parent, a full
+    disk); nothing is left half-written."""

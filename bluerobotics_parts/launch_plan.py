@@ -37,7 +37,7 @@ from . import build as build_module
 from . import export, gazebo, paths, pipeline, topics
 from .atomic import write_files_atomically
 from .echosounder import RangeSpec
-from .errors import BlueRoboticsPartsError
+from .errors import BlueRoboticsPartsError, OutputError
 
 ARTEFACT_FOLDER = "bluerobotics_parts"  # under ROS_HOME
 RVIZ_FILE = "vehicle.rviz"
@@ -184,9 +184,9 @@ def artefact_dir(name: str, environ=None) -> Path:
 def _write(folder: Path, files: dict) -> None:
     try:
         write_files_atomically(folder, files)
-    except OSError as error:
-        raise ArtefactError(f"cannot write the launch artefacts to {folder}: {error}; set "
-                            "ROS_HOME to a folder you can write") from None
+    except OutputError as error:
+        raise ArtefactError(f"launch artefacts: {error}; set ROS_HOME to a folder you can "
+                            "write") from None
 
 
 def running_gazebo_worlds(timeout: float = 5.0, environ=None) -> tuple:

@@ -152,3 +152,15 @@ def test_missing_config_file_is_named():
 def test_every_shipped_config_resolves_from_the_command_line():
     for config in SHIPPED_CONFIGS:
         assert cli("tree", config).returncode == 0, config
+
+
+@pytest.mark.parametrize("command", ["build", "urdf", "export"])
+def test_an_unwritable_output_is_a_message_not_a_traceback(command):
+    config = CONFIG_DIR / "blueboat.yaml"
+    args = {"build": ["build", config, "--output", "/proc/none/out"],
+            "urdf": ["urdf", config, "-o", "/proc/none/robot.urdf"],
+            "export": ["export", config, "/proc/none/out"]}[command]
+    result = cli(*args)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: ") and "/proc/none" in result.stderr
