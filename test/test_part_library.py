@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bluerobotics_parts import paths
-from bluerobotics_parts.catalogue import check_part, shipped, unsourced_facts
+from bluerobotics_parts.catalogue import shipped
+from bluerobotics_parts.part_format import check_part, unsourced_facts
 from bluerobotics_parts.yaml_lines import load_file, load_text
 
 PART_FILES = sorted(p for p in paths.parts_dir().glob("*.yaml") if p.name != "index.yaml")
