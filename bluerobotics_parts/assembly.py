@@ -21,7 +21,7 @@ from pathlib import Path
 from . import config as config_module
 from .config import (ADHOC_SLOT_KEYS, BASE_KEYS, PLACEMENT_KEYS, SLOT_ENTRY_KEYS, TOP_KEYS,
                      Config, entry_label)
-from .errors import AssemblyError
+from .errors import AssemblyError, located
 from .manifest import Manifest, ManifestError, read
 
 __all__ = ["AssemblyError", "Problem", "check", "key_problems", "manifest_problems", "problems",
@@ -39,11 +39,7 @@ class Problem:
     line: int | None = None
 
     def __str__(self) -> str:
-        if self.file and self.line:
-            return f"{self.file}:{self.line}: {self.message}"
-        if self.file:
-            return f"{self.file}: {self.message}"
-        return self.message
+        return located(self.message, self.file, self.line)
 
 
 def as_config(config) -> Config:

@@ -4,6 +4,15 @@ one-line message instead of a traceback."""
 from __future__ import annotations
 
 
+def located(message: str, file: str | None = None, line: int | None = None) -> str:
+    """``file:line: message``, or as much of the location as is known."""
+    if file and line:
+        return f"{file}:{line}: {message}"
+    if file:
+        return f"{file}: {message}"
+    return message
+
+
 class BlueRoboticsPartsError(Exception):
     """Base of every error this package raises on bad input."""
 
@@ -18,14 +27,7 @@ class ConfigError(BlueRoboticsPartsError):
         self.message = message
         self.file = file
         self.line = line
-        super().__init__(self.located())
-
-    def located(self) -> str:
-        if self.file and self.line:
-            return f"{self.file}:{self.line}: {self.message}"
-        if self.file:
-            return f"{self.file}: {self.message}"
-        return self.message
+        super().__init__(located(message, file, line))
 
 
 class ResolveError(ConfigError):

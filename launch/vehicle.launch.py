@@ -14,31 +14,14 @@ from launch import LaunchDescription
 from launch.actions import (AppendEnvironmentVariable, DeclareLaunchArgument,
                             IncludeLaunchDescription, LogInfo, OpaqueFunction)
 from launch.launch_description_sources import PythonLaunchDescriptionSource
-from launch_ros.actions import Node
-from launch_ros.parameter_descriptions import ParameterValue
 
 from bluerobotics_parts import launch_plan
-from bluerobotics_parts.errors import BlueRoboticsPartsError
-
-
-def node(spec):
-    # Strings are passed as strings: launch_ros would otherwise read them as YAML.
-    parameters = {key: ParameterValue(value, value_type=str) if isinstance(value, str) else value
-                  for key, value in spec.parameters.items()}
-    return Node(package=spec.package, executable=spec.executable, name=spec.name,
-                namespace=spec.namespace or None, parameters=[parameters] if parameters else None,
-                arguments=list(spec.arguments), remappings=list(spec.remappings),
-                output=spec.output)
+from bluerobotics_parts.launch_actions import argument_values, node, planned
 
 
 def actions(context):
-    values = {a.name: context.launch_configurations.get(a.name, a.default)
-              for a in launch_plan.ARGUMENTS}
-    try:
-        plan = launch_plan.plan(values, os.environ)
-    except BlueRoboticsPartsError as error:
-        # launch reports this message as an error (no traceback) and starts nothing
-        raise RuntimeError(f"bluerobotics_parts: {error}") from None
+    values = argument_values(context, launch_plan.ARGUMENTS)
+    plan = planned(launch_plan.plan, values, os.environ)
     result = [AppendEnvironmentVariable("GZ_SIM_RESOURCE_PATH", plan.resource_path, prepend=True)]
     if plan.start_gazebo:
         gz_sim = os.path.join(get_package_share_directory("ros_gz_sim"), "launch",
