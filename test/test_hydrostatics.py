@@ -63,7 +63,9 @@ def test_link_poses_of_the_default_vehicle(default):
     beam = poses["ping_beam"]
     # The Ping2 kit hangs the Ping below the hull looking straight down.
     assert np.allclose(kinematics.rotate(beam.rotation, (1, 0, 0)), (0, 0, -1), atol=1e-12)
-    mount, drop, body = (0.0, -0.26, -0.02), 0.06, 0.075  # slot, bracket slot, beam frame
+    mount = shipped()["blueboat_chassis"].slots["ping_mount"].xyz
+    drop = -shipped()["blueboat_ping_singlebeam_mount"].slots["ping"].xyz[2]
+    body = shipped()["ping_singlebeam"].frames["beam"]["xyz"][0]
     assert np.allclose(beam.translation, (mount[0], mount[1], mount[2] - drop - body), atol=1e-12)
     origin, axis = kinematics.joint_frame(vehicle, poses, "motor_stbd_joint")
     assert np.allclose(origin, (-0.52, -0.301, -0.117)) and np.allclose(axis, (1, 0, 0))
