@@ -9,6 +9,8 @@ what is valid. Messages read ``my_boat.yaml:12: parts entry #2 (slot mast): ...`
 
 from __future__ import annotations
 
+import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,11 +41,13 @@ class Config:
     data: dict
     file: str = "<config>"
     lines: dict = field(default_factory=dict)
+    from_file: bool = False  # data is exactly what ``file`` holds (so xacro may read the file)
 
     @property
     def folder(self) -> Path:
-        """Relative paths inside the config (part_files) are relative to this folder."""
-        return Path(self.file).resolve().parent if self.file and not self.file.startswith("<") \
+        """Relative paths inside the config (part_files) are relative to this folder: the
+        folder the config was named in (a symbolic link is not followed, as xacro does not)."""
+        return Path(self.file).absolute().parent if self.file and not self.file.startswith("<") \
             else Path.cwd()
 
     @property
@@ -69,7 +73,7 @@ class Config:
     @property
     def part_files(self) -> list[Path]:
         """The user's part files, absolute."""
-        return [(self.folder / p).resolve() for p in self.data.get("part_files") or []]
+        return [Path(os.path.normpath(self.folder / p)) for p in self.data.get("part_files") or []]
 
     def line(self, path) -> int | None:
         return LocatedDocument(self.data, self.file, self.lines).line(path)
@@ -80,6 +84,9 @@ class Config:
         return f"{self.file}:{line}" if line else self.file
 
     def error(self, path, message: str) -> ConfigError:
+        """A ConfigError located at ``path``; a config built in Python has no file to name."""
+        if self.file.startswith("<"):
+            return ConfigError(message)
         return ConfigError(message, file=self.file, line=self.line(path))
 
 
@@ -88,16 +95,18 @@ def entry_label(section: str, index: int, entry) -> str:
     resolver's, so a reader sees one vocabulary."""
     label = f"{section} entry #{index + 1}"
     if isinstance(entry, dict):
-        if "slot" in entry:
+        if isinstance(entry.get("slot"), str):
             label += f" (slot {entry['slot']})"
-        elif "name" in entry:
+        elif "slot" not in entry and isinstance(entry.get("name"), str):
             label += f" ({entry['name']})"
     return label
 
 
 def load(path: str | Path) -> Config:
     """Load and check a config file. An empty file is the default vehicle."""
-    return _checked(load_file(path))
+    config = _checked(load_file(path))
+    config.from_file = True
+    return config
 
 
 def loads(text: str, file: str = "<string>") -> Config:
@@ -125,7 +134,9 @@ def _check_shape(config: Config) -> None:
                            + ", ".join(TOP_KEYS) + f" (all optional), not {_kind(data)}")
     for key in data:
         if isinstance(key, bool):
-            raise config.error((key,), _boolean_key_message(key, "the top level"))
+            spelled = "on: or yes:" if key else "off: or no:"
+            raise config.error((key,), f"the top level has a key that YAML reads as "
+                               f"{str(key).lower()} ({spelled}); valid keys: {', '.join(TOP_KEYS)}")
     if "name" in data:
         _vehicle_name(config, data["name"])
     if "base" in data:
@@ -166,6 +177,9 @@ def _check_entry(config: Config, index: int, entry) -> None:
     if is_slot_entry and "type" not in entry and not misspelt:
         raise config.error(path, f"{label} needs type: with a part type (one the slot "
                            "accepts), or none to leave the slot empty")
+    if is_slot_entry and entry.get("type") == "none" and "name" in entry:
+        raise config.error(path + ("name",), f"{label}: name: has no effect on an empty slot "
+                           "(type none); remove it, or fit a part type")
     if not is_slot_entry and not misspelt:
         missing = [k for k in ("type", "name") if k not in entry]
         if missing:
@@ -251,17 +265,30 @@ def _string(config, path, value, label) -> str:
     return value
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a link, slot, part type or vehicle, or None if it can.
+
+    Beyond the pattern: xacro reads a macro argument that looks like a boolean or a number
+    (true, False, inf, nan, ...) as that value, so such a name would not survive the resolver.
+    """
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        return "use letters, digits and underscores, starting with a letter"
+    if name in ("true", "True", "false", "False") or name.lower() in ("inf", "infinity", "nan"):
+        return "xacro would read it as a boolean or a number; choose another word"
+    return None
+
+
 def _instance_name(config, path, value, label) -> None:
-    if not NAME_PATTERN.match(value):
-        raise config.error(path, f"{label} {value!r} is not a valid link name: use letters, "
-                           "digits and underscores, starting with a letter")
+    problem = name_problem(value)
+    if problem:
+        raise config.error(path, f"{label} {value!r} is not a valid link name: {problem}")
 
 
 def _vehicle_name(config, value) -> None:
     _string(config, ("name",), value, "name")
-    if not NAME_PATTERN.match(value):
-        raise config.error(("name",), f"name {value!r} cannot be a ROS namespace: use "
-                           "letters, digits and underscores, starting with a letter")
+    problem = name_problem(value)
+    if problem:
+        raise config.error(("name",), f"name {value!r} cannot be a ROS namespace: {problem}")
 
 
 def _vector(config, path, value, label) -> list[float]:
@@ -273,13 +300,16 @@ def _vector(config, path, value, label) -> list[float]:
             if isinstance(item, bool):
                 break
             try:
-                numbers.append(float(item))
+                number = float(item)
             except (TypeError, ValueError):
                 break
+            if not math.isfinite(number):
+                break
+            numbers.append(number)
         else:
             return numbers
-    raise config.error(path, f"{label} must be three numbers (metres / radians) as a list "
-                       f"[x, y, z] or a string \"x y z\"; got {_show(value)}")
+    raise config.error(path, f"{label} must be three finite numbers (metres / radians) as a "
+                       f"list [x, y, z] or a string \"x y z\"; got {_show(value)}")
 
 
 def parse_vector(value) -> list[float]:

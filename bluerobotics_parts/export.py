@@ -19,10 +19,7 @@ writes those same bytes.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
@@ -31,6 +28,7 @@ from xml.sax.saxutils import escape, unescape
 import yaml
 
 from . import paths
+from .atomic import write_files_atomically
 from .identity import (MANIFEST_FILE, DescriptionError, check_file_rules, check_identity_text,
                        check_path, check_paths, folder_identity, identity_of, manifest_bytes,
                        read_manifest)
@@ -208,90 +206,58 @@ class ExportResult:
                 f"identity: {self.identity}\n")
 
 
-def export(config, directory, name: str | None = None) -> ExportResult:
+def export(config, directory, name: str | None = None,
+           gz_version: str = "harmonic") -> ExportResult:
     """Build the vehicle and write its description folder, all or nothing.
 
-    ``directory`` is created, or replaced whole when it holds a previous export; any other
-    non-empty folder is refused, so no user file is ever deleted.
+    ``directory`` is created, or updated when it holds a previous export: the files that
+    export listed are replaced or removed, anything else in the folder is provenance and
+    stays. Any other non-empty folder is refused, so no user file is ever overwritten.
     """
     from .build import build  # the Gazebo composition is only needed here, not by verify
 
     directory = Path(directory)
-    _replaces_export(directory)  # refuse a wrong target before any work
-    built = build(config, name=name)
+    previous = _previous_export_files(directory)  # refuse a wrong target before any work
+    built = build(config, name=name, gz_version=gz_version)
     files = description_files(built)
-    _write_folder(directory, files)
+    write_files_atomically(directory, files, remove=sorted(previous - set(files)))
     return ExportResult(directory, built.name, identity_of(files), tuple(files),
                         sum(len(data) for data in files.values()))
 
 
-def _replaces_export(directory: Path) -> bool:
-    """Whether writing ``directory`` replaces a previous export; refuse any other content."""
+def _previous_export_files(directory: Path) -> set:
+    """The files (manifest included) of a previous export in ``directory``; empty for a new
+    or empty folder. Refuses any other target."""
     if directory.is_symlink():
         raise DescriptionError(f"{directory} is a symbolic link; export into a real folder "
                                "(nothing was written)")
     if not directory.exists():
-        return False
+        return set()
     if not directory.is_dir():
         raise DescriptionError(f"{directory} exists and is not a folder; export into a new "
                                "folder (nothing was written)")
     if (directory / MANIFEST_FILE).is_file():
-        return True
+        try:
+            listed = read_manifest(directory)["files"]
+        except DescriptionError:
+            listed = []  # a broken manifest: only its own files are replaced
+        return {MANIFEST_FILE, *(path for path in listed if _is_plain(path))}
     if any(directory.iterdir()):
         raise DescriptionError(
             f"{directory} is not empty and holds no {MANIFEST_FILE}, so it is not a previous "
-            "export; export into a new or empty folder, or into a previous export to replace "
+            "export; export into a new or empty folder, or into a previous export to update "
             "it (nothing was written)")
-    return False
+    return set()
 
 
-def _write_folder(directory: Path, files: dict[str, bytes]) -> None:
-    """Stage the files beside ``directory``, then move the finished folder into place."""
-    parent = directory.absolute().parent
-    created = [p for p in [parent, *parent.parents] if not p.exists()]
-    staging = None
+def _is_plain(path) -> bool:
+    """A relative path inside the folder (what the file rules allow); anything else in an
+    old manifest is not ours to delete."""
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.export-", dir=parent))
-        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; exports are not
-        for relative, data in files.items():
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        if _replaces_export(directory):
-            _swap(staging, directory)
-        else:
-            os.replace(staging, directory)  # a missing or empty folder
-        staging = None
-    except OSError as error:
-        raise DescriptionError(f"{directory}: cannot write the export: "
-                               f"{error.strerror or error} (nothing was written)") from None
-    finally:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-            for folder in created:  # innermost first
-                try:
-                    folder.rmdir()
-                except OSError:
-                    break
-
-
-def _swap(staging: Path, directory: Path) -> None:
-    """Replace a previous export with the staged one; on failure the old one stays."""
-    old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.previous-", dir=staging.parent))
-    os.replace(directory, old)  # onto the empty placeholder
-    try:
-        os.replace(staging, directory)
-    except BaseException:
-        os.replace(old, directory)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+        check_path(path)
+    except DescriptionError:
+        return False
+    return True
 
 
 # -- verify --------------------------------------------------------------------------------------

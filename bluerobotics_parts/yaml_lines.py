@@ -46,13 +46,21 @@ def load_text(text: str, file: str = "<string>") -> LocatedDocument:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error)
+        context = getattr(error, "context", None)
+        problem = f"{context}, {problem}" if context else problem
         raise ConfigError(f"not valid YAML: {problem}", file=file,
                           line=mark.line + 1 if mark else None) from None
+    except RecursionError:
+        raise ConfigError("nested too deeply to be a config", file=file, line=1) from None
     lines: dict = {}
     if node is None:
         return LocatedDocument(None, file, lines)
     lines[()] = node.start_mark.line + 1
-    data = _construct(node, (), lines, file)
+    try:
+        data = _construct(node, (), lines, file)
+    except RecursionError:
+        raise ConfigError("nested too deeply to be a config", file=file,
+                          line=lines[()]) from None
     return LocatedDocument(data, file, lines)
 
 
@@ -68,24 +76,34 @@ def load_file(path: str | Path) -> LocatedDocument:
 
 
 _scalar_loader = yaml.SafeLoader("")
+MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def _construct(node, path, lines, file):
     if isinstance(node, yaml.MappingNode):
         result = {}
         first_seen = {}
-        for key_node, value_node in node.value:
+        # Merge keys (<<: *anchor) copy another mapping's pairs in first; the mapping's own
+        # keys may override them (YAML's rule), but not repeat each other.
+        own = len([k for k, _ in node.value if k.tag != MERGE_TAG])
+        try:
+            _scalar_loader.flatten_mapping(node)
+        except yaml.YAMLError as error:
+            raise ConfigError(f"cannot merge: {getattr(error, 'problem', error)}", file=file,
+                              line=node.start_mark.line + 1) from None
+        merged = len(node.value) - own
+        for position, (key_node, value_node) in enumerate(node.value):
             if not isinstance(key_node, yaml.ScalarNode):
                 raise ConfigError("a mapping key must be a plain scalar", file=file,
                                   line=key_node.start_mark.line + 1)
             key = _scalar(key_node, file)
             line = key_node.start_mark.line + 1
-            if key in first_seen:
+            if key in first_seen and first_seen[key] is not None:  # None: merged, overridable
                 raise ConfigError(
                     f"duplicate key {_show(key)} (first given on line {first_seen[key]}); "
                     "YAML would silently keep only the last one: remove one of them",
                     file=file, line=line)
-            first_seen[key] = line
+            first_seen[key] = None if position < merged else line
             lines[path + (key,)] = line
             result[key] = _construct(value_node, path + (key,), lines, file)
         return result

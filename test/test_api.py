@@ -353,19 +353,22 @@ def test_a_cycle_of_names_is_refused_before_the_resolver_could_recurse_forever()
 
 @pytest.mark.parametrize("call, message", [
     (lambda a: a.place("blueboat_flag", "spare flag"),
-     "<dict>: parts entry #1 (spare flag): name 'spare flag' is not a valid link name: use "
+     "parts entry #1 (spare flag): name 'spare flag' is not a valid link name: use "
      "letters, digits and underscores, starting with a letter"),
     (lambda a: a.place("blueboat_flag", "spare", xyz=[0.1, 0.2]),
-     "<dict>: parts entry #1 (spare): xyz must be three numbers (metres / radians) as a list "
-     "[x, y, z] or a string \"x y z\"; got [0.1, 0.2]"),
+     "parts entry #1 (spare): xyz must be three finite numbers (metres / radians) as a "
+     "list [x, y, z] or a string \"x y z\"; got [0.1, 0.2]"),
+    (lambda a: a.place("blueboat_flag", "spare", xyz=[0.0, 0.0, float("nan")]),
+     "parts entry #1 (spare): xyz must be three finite numbers (metres / radians) as a "
+     "list [x, y, z] or a string \"x y z\"; got [0.0, 0.0, nan]"),
     (lambda a: a.add_slot("base_link", "bow", accepts="blueboat_flag"),
-     "<dict>: slots entry #1 (bow): accepts must be a list of part types, e.g. "
+     "slots entry #1 (bow): accepts must be a list of part types, e.g. "
      "[blueboat_antenna_mast]; got 'blueboat_flag'"),
     (lambda a: a.add_slot("base_link", "bow", accepts=["blueboat_flag"], joint="revolute"),
-     "<dict>: slots entry #1 (bow): joint 'revolute' is not a slot joint; valid: fixed, "
+     "slots entry #1 (bow): joint 'revolute' is not a slot joint; valid: fixed, "
      "continuous"),
     (lambda a: a.add_slot("base_link", "bow", accepts=[], default="blueboat_flag"),
-     "<dict>: slots entry #1 (bow) defaults to blueboat_flag, which it does not accept; add it "
+     "slots entry #1 (bow) defaults to blueboat_flag, which it does not accept; add it "
      "to accepts (accepts: nothing)"),
 ])
 def test_values_the_loader_refuses(call, message):

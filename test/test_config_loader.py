@@ -52,9 +52,9 @@ def test_duplicate_keys_are_errors_with_both_lines(tmp_path, text, expected):
     ("parts:\n  - {slot: mast, type: 3}\n", "my_boat.yaml:2: parts entry #1 (slot mast): type must be a non-empty string, not a number"),
     ("parts:\n  - {slot: mast, type: [a]}\n", "parts entry #1 (slot mast): type must be a non-empty string, not a list"),
     ("parts:\n\n  - type: blueboat_flag\n    name: f\n    xyz: [1, 2]\n",
-     "my_boat.yaml:5: parts entry #1 (f): xyz must be three numbers"),
-    ("parts:\n  - {type: blueboat_flag, name: f, rpy: '0 0 x'}\n", "my_boat.yaml:2: parts entry #1 (f): rpy must be three numbers"),
-    ("parts:\n  - {type: blueboat_flag, name: f, xyz: [true, 0, 0]}\n", "xyz must be three numbers"),
+     "my_boat.yaml:5: parts entry #1 (f): xyz must be three finite numbers"),
+    ("parts:\n  - {type: blueboat_flag, name: f, rpy: '0 0 x'}\n", "my_boat.yaml:2: parts entry #1 (f): rpy must be three finite numbers"),
+    ("parts:\n  - {type: blueboat_flag, name: f, xyz: [true, 0, 0]}\n", "xyz must be three finite numbers"),
     ("slots:\n  - {name: s, collision: 'no'}\n", "my_boat.yaml:2: slots entry #1 (s): collision must be true or false, got 'no'"),
     ("slots:\n  - {name: s, joint: revolute}\n", "slots entry #1 (s): joint 'revolute' is not a slot joint; valid: fixed, continuous"),
     ("slots:\n  - {name: s, accepts: blueboat_flag}\n", "slots entry #1 (s): accepts must be a list of part types"),
@@ -66,12 +66,20 @@ def test_duplicate_keys_are_errors_with_both_lines(tmp_path, text, expected):
     ("parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: 2nd}\n", "name '2nd' is not a valid link name"),
     ("part_files: [missing.yaml]\n", "my_boat.yaml:1: part file missing.yaml not found"),
     ("parts: [\n", "my_boat.yaml:2: not valid YAML"),
-    ("on: true\n", "my_boat.yaml:1: the top level has a bare on: (or yes:) key"),
+    ("on: true\n", "my_boat.yaml:1: the top level has a key that YAML reads as true (on: or yes:); valid keys: name, base"),
+    ("parts:\n  - {slot: mast, type: none, name: m}\n", "my_boat.yaml:2: parts entry #1 (slot mast): name: has no effect on an empty slot"),
+    ("parts:\n  - {type: blueboat_flag, name: f, xyz: [.inf, 0, 0]}\n", "xyz must be three finite numbers"),
+    ("parts:\n  - {type: blueboat_flag, name: f, xyz: '1e400 0 0'}\n", "xyz must be three finite numbers"),
+    ("slots:\n  - {name: s, rpy: [.nan, 0, 0]}\n", "my_boat.yaml:2: slots entry #1 (s): rpy must be three finite numbers"),
+    ("name: 'True'\n", "my_boat.yaml:1: name 'True' cannot be a ROS namespace: xacro would read it as a boolean"),
+    ("parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: nan}\n", "name 'nan' is not a valid link name: xacro would read it"),
+    ("base: {name: 'false'}\n", "base: name 'false' is not a valid link name"),
+    ("parts:\n  - {slot: null, type: none}\n", "my_boat.yaml:2: parts entry #1: slot must be a non-empty string, not an empty value"),
 ])
 def test_shape_and_type_errors_name_file_line_and_item(tmp_path, text, expected):
     message = load_error(tmp_path, text)
     assert expected in message, message
-    assert message.startswith("my_boat.yaml:") or message.startswith("my_boat.yaml")
+    assert message.startswith("my_boat.yaml:")
 
 
 def test_vectors_accept_lists_and_strings(tmp_path):
@@ -101,3 +109,24 @@ def test_from_dict_checks_the_same_rules():
     with pytest.raises(ConfigError, match="parts entry #1 \\(slot mast\\) needs type:"):
         config_module.from_dict({"parts": [{"slot": "mast"}]})
     assert config_module.from_dict({"name": "b2"}).name == "b2"
+
+
+def test_yaml_merge_keys_work_and_may_be_overridden(tmp_path):
+    config = config_module.load(write_config(tmp_path, """
+parts:
+  - &mast {slot: mast, type: blueboat_antenna_mast}
+  - <<: *mast
+    slot: payload
+    type: blueboat_payload_bracket
+"""))
+    assert config.entries[1] == {"slot": "payload", "type": "blueboat_payload_bracket"}
+
+
+def test_a_key_repeated_after_a_merge_is_still_a_duplicate(tmp_path):
+    message = load_error(tmp_path, "base: &b {type: blueboat_chassis}\nother:\n  <<: *b\n  name: a\n  name: b\n")
+    assert message.startswith("my_boat.yaml:5: duplicate key 'name' (first given on line 4)")
+
+
+def test_absurd_nesting_is_an_error_not_a_crash(tmp_path):
+    message = load_error(tmp_path, "name: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert "my_boat.yaml:1: nested too deeply" in message

@@ -4,6 +4,7 @@ builds of real configs, real folders, the command run as a user runs it."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -55,9 +56,10 @@ endsolid pod
 """
 
 
-def run_cli(*args):
+def run_cli(*args, cwd=REPO):
+    environment = dict(os.environ, PYTHONPATH=str(REPO))  # also from another folder
     return subprocess.run([sys.executable, "-m", "bluerobotics_parts.cli", *map(str, args)],
-                          cwd=REPO, capture_output=True, text=True, timeout=300)
+                          cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
 
 
 def printed_identity(text: str) -> str:
@@ -291,15 +293,31 @@ def test_verify_refuses_a_malformed_expected_identity(exported):
 
 # -- where an export may go ----------------------------------------------------------------------
 
-def test_export_replaces_a_previous_export_entirely(exported, tmp_path):
+def test_export_updates_a_previous_export_and_keeps_provenance(exported, tmp_path):
+    """The old export's files are replaced or removed; anything else in the folder (notes,
+    recorded bags) is provenance and stays."""
     folder = copy_of(exported, tmp_path)
-    (folder / "meshes" / "stale").mkdir()
-    (folder / "meshes" / "stale" / "old.stl").write_bytes(b"old")
     (folder / "notes.txt").write_text("left over")
-    done = run_cli("export", paths.default_config(), folder)
+    (folder / "bags").mkdir()
+    (folder / "bags" / "run1.db3").write_bytes(b"data")
+    done = run_cli("export", write_config(tmp_path, "parts:\n  - {slot: ping_mount, type: none}\n"),
+                   folder)
+    assert done.returncode == 0, done.stderr
+    after = snapshot(folder)
+    assert after.pop("notes.txt") == b"left over" and after.pop("bags/run1.db3") == b"data"
+    listed = json.loads(after[MANIFEST_FILE])["files"]
+    assert sorted(after) == sorted(listed + [MANIFEST_FILE])
+    # the Ping's meshes were listed by the old export and are gone with it
+    assert not (folder / "meshes" / "ping_singlebeam").exists()
+    assert verify(folder) == done.stdout.split("identity: ")[1].strip()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy", "vehicle.yaml"]
+
+
+def test_export_into_the_current_folder(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    done = run_cli("export", paths.default_config(), ".", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert snapshot(folder) == snapshot(exported[0])
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy"]
 
 
 def test_export_refuses_a_folder_that_is_not_an_export(tmp_path):

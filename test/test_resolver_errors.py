@@ -100,7 +100,7 @@ def test_free_placement_needs_type_and_name(tmp_path):
 def test_bad_vector(tmp_path):
     result = xacro_cli(write_config(tmp_path, "parts:\n  - {type: blueboat_flag, name: f, xyz: '1 2'}\n"))
     assert result.returncode != 0
-    assert "parts entry #1 (f): xyz must be three numbers" in result.stderr
+    assert "parts entry #1 (f): xyz must be three finite numbers" in result.stderr
 
 
 def test_user_part_type_clashing_with_the_library(tmp_path):
