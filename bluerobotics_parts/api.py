@@ -27,7 +27,7 @@ import yaml
 
 from . import catalogue as catalogue_module
 from . import config as config_module
-from .assembly import key_problems, manifest_problems
+from .assembly import key_problems, name_problems
 from .atomic import write_text_atomically
 from .config import entry_label
 from .errors import AssemblyError, ConfigError
@@ -257,10 +257,7 @@ class Assembly:
         _check_types(config, catalogue)
         _check_configured_once(config)
         predicted = _predict(config, catalogue)
-        found = manifest_problems(config_module.from_dict({}), predicted)  # names only
-        if found and not config.file.startswith("<"):  # the same problems, with lines
-            messages = {p.message for p in found}
-            found = [p for p in manifest_problems(config, predicted) if p.message in messages]
+        found = name_problems(config, predicted)  # the check's own wording, with lines
         if found:
             raise AssemblyError(found)
 

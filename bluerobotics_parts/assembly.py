@@ -14,20 +14,22 @@ config came from a file.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import config as config_module
+from . import catalogue as catalogue_module
 from .config import (ADHOC_SLOT_KEYS, BASE_KEYS, PLACEMENT_KEYS, SLOT_ENTRY_KEYS, TOP_KEYS,
-                     Config, entry_label)
+                     Config, entry_label, parse_vector)
 from .errors import AssemblyError, located
-from .manifest import Manifest, ManifestError, read
+from .manifest import Manifest, ManifestError, parse_urdf, read
 
-__all__ = ["AssemblyError", "Problem", "check", "key_problems", "manifest_problems", "problems",
-           "read_manifest"]
+__all__ = ["AssemblyError", "Problem", "check", "key_problems", "manifest_problems",
+           "name_problems", "problems", "read_manifest"]
 
 read_manifest = read  # the manifest reader, under the name this module's users look for
+
+NOT_FROM_THIS_CONFIG = "the URDF was not resolved from this config"
 
 
 @dataclass(frozen=True)
@@ -56,14 +58,24 @@ def as_config(config) -> Config:
 
 
 def problems(config, urdf) -> list[Problem]:
-    """Every problem of a config against the URDF (text) resolved from it."""
+    """Every problem of a config (a Config, a path, a dict) against the URDF (its text, a
+    Path to it, or a Manifest) resolved from it."""
     config = as_config(config)
     found = key_problems(config)
+    if isinstance(urdf, Manifest):
+        return found + manifest_problems(config, urdf)
     try:
-        manifest = urdf if isinstance(urdf, Manifest) else read(urdf)
+        if isinstance(urdf, Path):
+            urdf = urdf.read_text(encoding="utf-8")
+        root = parse_urdf(urdf)
+        manifest = read(root)
+    except OSError as error:
+        return found + [Problem(f"{urdf}: cannot read: {error.strerror or error}")]
+    except UnicodeDecodeError:
+        return found + [Problem(f"{urdf}: cannot read: not UTF-8 text (is it a URDF?)")]
     except ManifestError as error:
         return found + [Problem(str(error))]
-    return found + manifest_problems(config, manifest)
+    return found + manifest_problems(config, manifest, root)
 
 
 def check(config, urdf) -> None:
@@ -106,12 +118,23 @@ def key_problems(config: Config) -> list[Problem]:
 
 # -- the config against the manifest ------------------------------------------------------------
 
-def manifest_problems(config: Config, manifest: Manifest) -> list[Problem]:
+def manifest_problems(config: Config, manifest: Manifest, urdf=None) -> list[Problem]:
+    """Whether the manifest is what this config resolves to, both ways: every entry and ad hoc
+    slot is in it (and matches), every recorded part, slot and placement is explained by the
+    config or a default, names are unique and placements hang below the base. With the
+    parsed URDF, placement poses are compared too."""
+    return (entry_problems(config, manifest) + record_problems(config, manifest)
+            + name_problems(config, manifest)
+            + (pose_problems(config, urdf) if urdf is not None else []))
+
+
+def entry_problems(config: Config, manifest: Manifest) -> list[Problem]:
+    """Config entries and ad hoc slots whose of:/slot:/parent: match nothing in the result,
+    or that the result contradicts."""
     found = []
     instances = [p.name for p in manifest.parts]
     known_instances = ", ".join(sorted(set(instances)))
-    slot_links = {s.link for s in manifest.slots}
-    frame_links = {f.link for f in manifest.frames}
+    links = set(instances) | {s.link for s in manifest.slots} | {f.link for f in manifest.frames}
     base = config.base_name
 
     def no_instance(path, label, key, name):
@@ -136,46 +159,159 @@ def manifest_problems(config: Config, manifest: Manifest) -> list[Problem]:
             if wanted != actual:
                 found.append(_problem(config, path + ("type",), f"{label}: the config fits "
                                       f"{wanted} but the URDF has {actual} in slot "
-                                      f"{entry['slot']} of {of}: the URDF was not resolved from "
-                                      "this config"))
+                                      f"{entry['slot']} of {of}: {NOT_FROM_THIS_CONFIG}"))
+            elif occupant and occupant.name != entry.get("name", entry["slot"]):
+                found.append(_problem(config, path, f"{label}: the config names the occupant "
+                                      f"{entry.get('name', entry['slot'])} but the URDF names "
+                                      f"it {occupant.name}: {NOT_FROM_THIS_CONFIG}"))
         else:
             parent = entry.get("parent", base)
-            links = set(instances) | slot_links | frame_links
             if parent not in links:
                 found.append(_problem(config, path + ("parent",), f"{label}: parent: {parent} "
                                       f"matches no link; instances: {known_instances} (slot and "
                                       "frame links such as base_link_mast or mast_top work too)"))
-            if entry.get("name") not in instances:
-                found.append(_problem(config, path, f"{label}: {entry.get('name')} is not in "
-                                      "the URDF: the URDF was not resolved from this config"))
+            placed = next((p for p in manifest.parts
+                           if p.name == entry.get("name") and p.is_placement), None)
+            if placed is None:
+                found.append(_problem(config, path, f"{label}: {entry.get('name')} is not placed "
+                                      f"in the URDF: {NOT_FROM_THIS_CONFIG}"))
+            elif parent in links and (placed.type, placed.parent) != (entry.get("type"), parent):
+                found.append(_problem(config, path, f"{label}: the config places a "
+                                      f"{entry.get('type')} on {parent} but the URDF has a "
+                                      f"{placed.type} on {placed.parent}: {NOT_FROM_THIS_CONFIG}"))
+    recorded_slots = {(s.of, s.name) for s in manifest.slots}
     for index, slot in enumerate(config.adhoc_slots):
         path, label = ("slots", index), entry_label("slots", index, slot)
         of = slot.get("of", base)
         if of not in instances:
             found.append(no_instance(path, label, "of", of))
-        elif (of, slot.get("name")) not in {(s.of, s.name) for s in manifest.slots}:
+        elif (of, slot.get("name")) not in recorded_slots:
             found.append(_problem(config, path, f"{label}: slot {slot.get('name')} of {of} is "
-                                  "not in the URDF: the URDF was not resolved from this config"))
+                                  f"not in the URDF: {NOT_FROM_THIS_CONFIG}"))
+    return found
 
-    for name, count in sorted(Counter(instances).items()):
-        if count > 1:
-            parents = ", ".join(p.parent for p in manifest.parts if p.name == name)
-            found.append(_problem(config, _entry_path_named(config, name),
-                                  f"{count} instances are named {name} (under {parents}); "
-                                  "instance names become link names and must be unique: give "
-                                  "one a name: of its own"))
-    for name in sorted(set(instances) & (slot_links | frame_links)):
-        kind = "slot" if name in slot_links else "frame"
-        found.append(_problem(config, _entry_path_named(config, name),
-                              f"instance {name} has the name of a {kind} link; rename it"))
+
+def record_problems(config: Config, manifest: Manifest) -> list[Problem]:
+    """Records the config does not explain: another base, a slot neither the carrier's part
+    type nor the config declares, an occupant that is not the slot's default where the config
+    says nothing, a placement the config does not make."""
+    found = []
+    if (manifest.base.type, manifest.base.name) != (config.base_type, config.base_name):
+        found.append(_problem(config, ("base",), f"the URDF's base is {manifest.base.name} "
+                              f"({manifest.base.type}) but the config's is {config.base_name} "
+                              f"({config.base_type}): {NOT_FROM_THIS_CONFIG}"))
+        return found  # everything else hangs off the base
+    parts = catalogue_module.catalogue(config.part_files)
+    types = {p.name: p.type for p in manifest.parts}
+    adhoc = {(s.get("of", config.base_name), s["name"]): s for s in config.adhoc_slots}
+    entries = {(e.get("of", config.base_name), e["slot"]) for e in config.entries if "slot" in e}
+
+    def declared(of: str, slot: str):
+        """The slot's declaration (SlotSpec of the part type, or the ad hoc slot), or None."""
+        if types.get(of) in parts and slot in parts[types[of]].slots:
+            return parts[types[of]].slots[slot].default
+        if (of, slot) in adhoc:
+            return adhoc[(of, slot)].get("default") or "none"
+        return None
+
+    for slot in manifest.slots:
+        if declared(slot.of, slot.name) is None:
+            found.append(_problem(config, (), f"the URDF has slot {slot.name} on {slot.of}, "
+                                  f"which neither its part type {types.get(slot.of)} nor the "
+                                  f"config declares: {NOT_FROM_THIS_CONFIG}"))
+    for part in manifest.parts:
+        if part.slot and (part.of, part.slot) not in entries:
+            default = declared(part.of, part.slot)
+            if default is not None and (part.type, part.name) != (default, part.slot):
+                found.append(_problem(config, (), f"the URDF has {part.name} ({part.type}) in "
+                                      f"slot {part.slot} of {part.of}, where the config keeps "
+                                      f"the default ({default}): {NOT_FROM_THIS_CONFIG}"))
+        elif part.is_placement and not any("slot" not in e and e.get("name") == part.name
+                                           for e in config.entries):
+            found.append(_problem(config, (), f"the URDF places {part.name} ({part.type}) on "
+                                  f"{part.parent}, which the config does not: "
+                                  f"{NOT_FROM_THIS_CONFIG}"))
+    return found
+
+
+def name_problems(config: Config, manifest: Manifest) -> list[Problem]:
+    """Names used twice (instances, slot links, frame links all become links) and free
+    placements hung inside their own subtree. A repeat that only follows from another (the
+    slots of an instance that is there twice) is not reported again."""
+    found = []
+    owner = {p.name: p.name for p in manifest.parts}
+    owner.update({s.link: s.of for s in manifest.slots})
+    owner.update({f.link: f.of for f in manifest.frames})
+    uses: dict = {}  # link name -> [(description, the instance it comes from)]
+    for part in manifest.parts:
+        uses.setdefault(part.name, []).append(
+            (f"under {part.parent or 'no parent (the root)'}", owner.get(part.parent)))
+    for slot in manifest.slots:
+        uses.setdefault(slot.link, []).append((f"slot {slot.name} of {slot.of}", slot.of))
+    for frame in manifest.frames:
+        uses.setdefault(frame.link, []).append((f"frame {frame.name} of {frame.of}", frame.of))
+    repeated = {name for name, found_uses in uses.items() if len(found_uses) > 1}
+    for link, link_uses in sorted(uses.items()):
+        if link not in repeated or all(source in repeated for _, source in link_uses):
+            continue
+        instances = [what for what in (u for u, _ in link_uses) if what.startswith("under ")]
+        if len(instances) == len(link_uses):
+            message = (f"{len(link_uses)} instances are named {link} ({', '.join(instances)}); "
+                       "instance names become link names and must be unique: give one a "
+                       "name: of its own")
+        else:
+            described = [f"instance {u}" if u.startswith("under ") else u for u, _ in link_uses]
+            message = (f"the link name {link} is used {len(link_uses)} times: "
+                       + ", ".join(described) + "; link names must be unique: rename the "
+                       "instance or the slot")
+        found.append(_problem(config, _entry_path_named(config, link), message))
+    records = {p.name: p for p in manifest.parts}
+    for part in manifest.parts:
+        if not part.is_placement:
+            continue
+        seen, instance = [part.name], owner.get(part.parent)
+        while instance in records and instance not in seen:
+            seen.append(instance)
+            instance = owner.get(records[instance].parent)
+        if instance == part.name:
+            found.append(_problem(config, _entry_path_named(config, part.name),
+                                  f"{part.name} is placed on {part.parent}, which is inside "
+                                  f"{part.name} itself ({' < '.join(seen + [part.name])}): place "
+                                  "it on a link outside its own subtree"))
+    return found
+
+
+def pose_problems(config: Config, urdf) -> list[Problem]:
+    """Free placements whose joint pose in the URDF is not the config's xyz/rpy."""
+    found = []
+    joints = {j.get("name"): j for j in urdf.findall("joint")}
+    for index, entry in enumerate(config.entries):
+        if "slot" in entry or f"{entry.get('name')}_joint" not in joints:
+            continue
+        origin = joints[f"{entry['name']}_joint"].find("origin")
+        for key in ("xyz", "rpy"):
+            wanted = parse_vector(entry.get(key, [0, 0, 0]))
+            text = origin.get(key, "0 0 0") if origin is not None else "0 0 0"
+            try:
+                actual = [float(v) for v in text.split()]
+            except ValueError:
+                actual = []
+            if len(actual) != 3 or any(abs(a - w) > 1e-9 for a, w in zip(actual, wanted)):
+                found.append(_problem(config, ("parts", index, key),
+                                      f"{entry_label('parts', index, entry)}: {key} is "
+                                      f"{wanted} in the config but {text!r} in the URDF: "
+                                      f"{NOT_FROM_THIS_CONFIG}"))
     return found
 
 
 def _entry_path_named(config: Config, name: str) -> tuple:
-    """The config entry that gives an instance its name, for the line number."""
+    """The config entry or ad hoc slot that gives a link its name, for the line number."""
     for index, entry in enumerate(config.entries):
         if entry.get("name", entry.get("slot")) == name:
             return ("parts", index)
+    for index, slot in enumerate(config.adhoc_slots):
+        if slot.get("name") == name or f"{slot.get('of', config.base_name)}_{slot.get('name')}" == name:
+            return ("slots", index)
     return ()
 
 

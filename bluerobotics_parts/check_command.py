@@ -16,14 +16,10 @@ from .errors import BlueRoboticsPartsError
 def run_check(config_path: Path, urdf_path: Path) -> int:
     try:
         config = load(config_path)
-        urdf = Path(urdf_path).read_text(encoding="utf-8")
-    except OSError as error:
-        print(f"error: {urdf_path}: cannot read: {error.strerror or error}", file=sys.stderr)
-        return 1
+        found = problems(config, Path(urdf_path))  # an unreadable URDF is one of them
     except BlueRoboticsPartsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    found = problems(config, urdf)
     for problem in found:
         print(f"error: {problem}", file=sys.stderr)
     if found:

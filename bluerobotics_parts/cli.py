@@ -102,6 +102,9 @@ def _read_text(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise BlueRoboticsPartsError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise BlueRoboticsPartsError(f"{path}: cannot read: not UTF-8 text (is it a URDF?)") \
+            from None
 
 
 def parser() -> argparse.ArgumentParser:

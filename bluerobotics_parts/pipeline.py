@@ -18,9 +18,9 @@ import yaml
 from . import catalogue as catalogue_module
 from . import resolve as resolve_module
 from .assembly import as_config, key_problems, manifest_problems
-from .config import NAME_PATTERN, Config
+from .config import Config, name_problem
 from .errors import AssemblyError, ConfigError, ResolveError
-from .manifest import Manifest, read
+from .manifest import Manifest, parse_urdf, read
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,10 @@ class Resolved:
 
 
 def check_vehicle_name(name: str) -> str:
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        raise ConfigError(f"vehicle name {name!r} cannot be a ROS namespace: use letters, "
-                          "digits and underscores, starting with a letter")
+    """``name`` if it can be a vehicle name (ROS namespace, TF prefix, Gazebo model name)."""
+    problem = name_problem(name)
+    if problem:
+        raise ConfigError(f"vehicle name {name!r} cannot be a ROS namespace: {problem}")
     return name
 
 
@@ -62,8 +63,9 @@ def resolve_config(config, name: str | None = None) -> Resolved:
             urdf = resolve_module.resolve(path, name)
         except ResolveError as error:
             raise _located(config, error) from None
-    manifest = read(urdf)
-    found = manifest_problems(config, manifest)
+    root = parse_urdf(urdf)
+    manifest = read(root)
+    found = manifest_problems(config, manifest, root)
     if found:
         raise AssemblyError(found)
     return Resolved(config, urdf, manifest)
@@ -71,11 +73,10 @@ def resolve_config(config, name: str | None = None) -> Resolved:
 
 @contextmanager
 def _config_file(config: Config):
-    """The config as a file xacro can read: the original file, or a temporary copy of a
-    config built in Python (part file paths made absolute first)."""
-    original = Path(config.file)
-    if not config.file.startswith("<") and original.is_file():
-        yield original
+    """The config as a file xacro can read: the file it was loaded from, or a temporary copy
+    of a config built or changed in Python (part file paths made absolute first)."""
+    if config.from_file:
+        yield Path(config.file)
         return
     data = dict(config.data)
     if data.get("part_files"):

@@ -34,7 +34,7 @@ def resolve(config_path: str | Path | None = None, name: str | None = None) -> s
     Raises ResolveError with xacro's message (``ASSEMBLY ERROR: ...`` for the resolver's own
     checks).
     """
-    mappings = {"config": str(Path(config_path).resolve()) if config_path else ""}
+    mappings = {"config": str(Path(config_path).absolute()) if config_path else ""}
     if name:
         mappings["name"] = name
     result: dict = {}

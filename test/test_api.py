@@ -322,18 +322,19 @@ def test_a_duplicate_name_reads_like_the_check():
                                           "name": "ping_mount", "xyz": [0.4, 0, 0]}]})
     assert isinstance(expected, AssemblyError)
     assert [str(p) for p in caught.value.problems] == [str(p) for p in expected.problems]
+    # the ping inside each ping_mount is there twice too, as a consequence: not repeated
     assert [str(p) for p in caught.value.problems] == [
-        "2 instances are named ping (under ping_mount_ping, ping_mount_ping); instance names "
-        "become link names and must be unique: give one a name: of its own",
-        "2 instances are named ping_mount (under base_link_ping_mount, base_link); instance names "
-        "become link names and must be unique: give one a name: of its own"]
+        "2 instances are named ping_mount (under base_link_ping_mount, under base_link); "
+        "instance names become link names and must be unique: give one a name: of its own"]
     assert boat == Assembly()
 
 
 def test_a_name_taken_by_a_slot_link():
     with pytest.raises(AssemblyError) as caught:
         Assembly().place("blueboat_flag", "base_link_mast")
-    assert str(caught.value) == "instance base_link_mast has the name of a slot link; rename it"
+    assert str(caught.value) == ("the link name base_link_mast is used 2 times: instance under "
+                                 "base_link, slot mast of base_link; link names must be unique: "
+                                 "rename the instance or the slot")
 
 
 def test_an_ad_hoc_slot_that_the_part_already_has():

@@ -91,15 +91,17 @@ def test_two_instances_with_the_same_name(tmp_path):
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
     assert str(caught.value) == (f"{config.file}:2: 2 instances are named flag (under "
-                                 "base_link_flag, base_link_mast); instance names become link "
-                                 "names and must be unique: give one a name: of its own")
+                                 "base_link_flag, under base_link_mast); instance names become "
+                                 "link names and must be unique: give one a name: of its own")
 
 
 def test_instance_named_like_a_slot_link(tmp_path):
     config = located(tmp_path, "parts:\n  - {type: blueboat_flag, name: base_link_mast}\n")
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
-    assert "instance base_link_mast has the name of a slot link; rename it" in str(caught.value)
+    assert str(caught.value) == (f"{config.file}:2: the link name base_link_mast is used 2 "
+                                 "times: instance under base_link, slot mast of base_link; link "
+                                 "names must be unique: rename the instance or the slot")
 
 
 @pytest.mark.parametrize("text, line, fragment", [
@@ -156,3 +158,61 @@ def test_check_accepts_a_plain_dict(default_urdf):
     assert assembly.problems({}, default_urdf) == []
     assert messages(assembly.problems({"colour": 1}, default_urdf)) == [
         "the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files"]
+
+
+def test_a_slot_link_named_like_a_frame_link(tmp_path):
+    config = located(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n"
+                               "slots:\n  - {of: mast, name: top, accepts: [blueboat_flag]}\n")
+    with pytest.raises(AssemblyError) as caught:
+        resolve_config(config)
+    assert str(caught.value) == (f"{config.file}:4: the link name mast_top is used 2 times: "
+                                 "slot top of mast, frame top of mast; link names must be "
+                                 "unique: rename the instance or the slot")
+
+
+def test_a_placement_inside_its_own_subtree(tmp_path):
+    config = located(tmp_path, "parts:\n  - {type: blueboat_antenna_mast, name: m2, "
+                               "parent: m2_top}\n")
+    with pytest.raises(AssemblyError) as caught:
+        resolve_config(config)
+    assert str(caught.value) == (f"{config.file}:2: m2 is placed on m2_top, which is inside m2 "
+                                 "itself (m2 < m2): place it on a link outside its own subtree")
+
+
+@pytest.mark.parametrize("config_text, urdf_config, fragment", [
+    ("", "config/examples/t200.yaml",
+     "the URDF has motor_port (t200_thruster_ccw) in slot motor_port of base_link, where the "
+     "config keeps the default (m200_weedless_prop_ccw)"),
+    ("", "config/examples/free_placement.yaml",
+     "the URDF places aft_mast (blueboat_antenna_mast) on base_link, which the config does not"),
+    ("", "config/examples/ping_at_bow.yaml",
+     "the URDF has slot bow_ping on base_link, which neither its part type blueboat_chassis nor "
+     "the config declares"),
+    ("parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: m1}\n",
+     "config/examples/mast_and_payload.yaml",
+     "parts entry #1 (slot mast): the config names the occupant m1 but the URDF names it mast"),
+    ("base: {type: blueboat_chassis, name: hull}\n", "config/blueboat.yaml",
+     "the URDF's base is base_link (blueboat_chassis) but the config's is hull (blueboat_chassis)"),
+    ("parts:\n  - type: blueboat_antenna_mast\n    name: aft_mast\n    xyz: [9, 9, 9]\n"
+     "slots:\n  - {of: aft_mast, name: pennant, xyz: [0, 0, 0.5], accepts: [blueboat_flag], "
+     "default: blueboat_flag}\n",
+     "config/examples/free_placement.yaml",
+     "parts entry #1 (aft_mast): xyz is [9.0, 9.0, 9.0] in the config but '-0.45 0 0.18' in the URDF"),
+])
+def test_the_check_runs_both_ways(tmp_path, resolve_text, config_text, urdf_config, fragment):
+    from conftest import REPO
+
+    config = located(tmp_path, config_text)
+    found = messages(assembly.problems(config, resolve_text(REPO / urdf_config)))
+    assert any(fragment in m and m.endswith("the URDF was not resolved from this config")
+               for m in found), found
+
+
+def test_check_reads_a_urdf_path_and_names_an_unreadable_one(tmp_path, default_urdf):
+    from pathlib import Path
+
+    path = tmp_path / "robot.urdf"
+    path.write_text(default_urdf)
+    assert assembly.problems({}, path) == []
+    path.write_bytes(b"\xff\xfe")
+    assert "cannot read" in messages(assembly.problems({}, Path(path)))[0]

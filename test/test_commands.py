@@ -164,3 +164,15 @@ def test_an_unwritable_output_is_a_message_not_a_traceback(command):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("error: ") and "/proc/none" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["check_assembly", "check", "bridge"])
+def test_a_urdf_that_is_not_text_is_a_message(tmp_path, command):
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_bytes(b"\xff\xfe")
+    config = CONFIG_DIR / "blueboat.yaml"
+    result = {"check_assembly": lambda: run([tool("check_assembly"), config, urdf]),
+              "check": lambda: cli("check", config, urdf),
+              "bridge": lambda: cli("bridge", urdf)}[command]()
+    assert result.returncode == 1
+    assert result.stderr == f"error: {urdf}: cannot read: not UTF-8 text (is it a URDF?)\n"

@@ -117,7 +117,8 @@ slots:
   - {of: a, name: a, accepts: [blueboat_flag], default: blueboat_flag}
 """))
     assert result.returncode != 0
-    assert "slot a of a would hold a inside itself (base_link > a > a)" in result.stderr
+    assert ("slot a of a would hold an instance named a, a name an instance above it already "
+            "has (base_link > a > a)") in result.stderr
 
 
 def test_a_part_whose_slot_defaults_to_itself_stops(tmp_path):
@@ -128,6 +129,7 @@ def test_a_part_whose_slot_defaults_to_itself_stops(tmp_path):
         "type: tower\ninertial: {mass: 1}\nslots: {top: {accepts: [tower], default: tower}}\n")
     path = write_config(tmp_path, "part_files: [tower.yaml]\n"
                                   "parts:\n  - {type: tower, name: t, xyz: [0, 0, 1]}\n")
-    with pytest.raises(ConfigError, match=r"slot top of top would hold top inside itself "
+    with pytest.raises(ConfigError, match=r"slot top of top would hold an instance named top, "
+                                          r"a name an instance above it already has "
                                           r"\(t > top > top\)"):
         resolve_config(path)
