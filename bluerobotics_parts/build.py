@@ -58,8 +58,9 @@ def write_build(result: Build, folder: Path) -> list[Path]:
 
 def summary(result: Build, written) -> str:
     """What ``bluerobotics-parts build`` prints: the vehicle, its parts, thrusters and sensors
-    with their ROS topics, its mass, the identity of its description (the same as an export of
-    it would have, so a log says exactly which vehicle ran), and the files written."""
+    with their ROS topics, its mass, the identity of its description (the one an export of it
+    for the same Gazebo release has, so a log says exactly which vehicle ran), and the files
+    written."""
     from .export import description_identity  # export builds on this module
     names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
     lines = [f"vehicle: {result.name} (Gazebo {result.gz_version})"]

@@ -83,7 +83,8 @@ def cmd_bridge(args) -> int:
 def cmd_export(args) -> int:
     from .export import export
 
-    result = export(args.config, Path(args.directory), name=args.name)
+    result = export(args.config, Path(args.directory), name=args.name,
+                    gz_version=args.gz_version)
     sys.stdout.write(result.summary())
     return EXIT_OK
 
@@ -119,6 +120,11 @@ def parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
+    def gz_version(sub):
+        sub.add_argument("--gz-version", default="harmonic",
+                         help="Gazebo release the SDF extensions target: harmonic (default), "
+                              "ionic, jetty")
+
     def vehicle_name(sub):
         sub.add_argument("--name", help="vehicle name (namespace, Gazebo model name); "
                          "overrides the config's name:")
@@ -146,9 +152,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--output", "-o", required=True, metavar="DIR",
                      help="folder for the artefacts (created; files replaced only on success)")
     vehicle_name(sub)
-    sub.add_argument("--gz-version", default="harmonic",
-                     help="Gazebo release the SDF extensions target: harmonic (default), "
-                          "ionic, jetty")
+    gz_version(sub)
 
     sub = command("bridge", cmd_bridge, "print the ros_gz_bridge YAML for a resolved URDF")
     sub.add_argument("urdf", help="a URDF resolved by bluerobotics_parts (with its manifest)")
@@ -159,6 +163,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("config", type=_config_arg)
     sub.add_argument("directory")
     vehicle_name(sub)
+    gz_version(sub)
 
     sub = command("verify", cmd_verify, "re-check an exported description; print its identity")
     sub.add_argument("directory")

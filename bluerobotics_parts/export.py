@@ -273,15 +273,13 @@ def verify(directory, expect: str | None = None) -> str:
     directory = Path(directory)
     manifest = read_manifest(directory)
     check_file_rules(manifest, directory)
-    if URDF_FILE not in manifest["files"]:
-        raise DescriptionError(f"{directory}: {MANIFEST_FILE} does not list {URDF_FILE}; a "
-                               "description needs its URDF")
-    urdf = (directory / URDF_FILE).read_bytes()
-    robot = _parse_urdf(urdf).get("name")
-    if robot != manifest["name"]:
-        raise DescriptionError(f"{directory}: {URDF_FILE} describes robot {robot!r} but "
-                               f"{MANIFEST_FILE} names the vehicle {manifest['name']!r}")
-    check_mesh_references(urdf, set(manifest["files"]))
+    if URDF_FILE in manifest["files"]:  # the rules about the URDF, when there is one
+        urdf = (directory / URDF_FILE).read_bytes()
+        robot = _parse_urdf(urdf).get("name")
+        if robot != manifest["name"]:
+            raise DescriptionError(f"{directory}: {URDF_FILE} describes robot {robot!r} but "
+                                   f"{MANIFEST_FILE} names the vehicle {manifest['name']!r}")
+        check_mesh_references(urdf, set(manifest["files"]))
     identity = folder_identity(directory)
     if expect is not None and identity != expect:
         raise DescriptionError(f"{directory}: identity {identity} differs from the expected "

@@ -65,9 +65,13 @@ def folder_identity(directory: Path) -> str:
     directory = Path(directory)
     manifest = read_manifest(directory)
     check_file_rules(manifest, directory)
-    digests = {MANIFEST_FILE: _file_digest(directory / MANIFEST_FILE)}
-    for path in manifest["files"]:
-        digests[path] = _file_digest(directory / path)
+    digests = {}
+    for path in [MANIFEST_FILE, *manifest["files"]]:
+        try:
+            digests[path] = _file_digest(directory / path)
+        except OSError as error:
+            raise DescriptionError(f"listed file {path!r} cannot be read in {directory}: "
+                                   f"{error.strerror or error}") from None
     return _identity_of_digests(digests)
 
 
@@ -110,6 +114,10 @@ def read_manifest(directory: Path) -> dict:
                               object_pairs_hook=_refuse_duplicate_keys)
     except (UnicodeDecodeError, ValueError) as error:
         raise DescriptionError(f"{path}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise DescriptionError(f"{path}: nested too deeply to be a manifest") from None
+    except OSError as error:
+        raise DescriptionError(f"{path}: cannot read: {error.strerror or error}") from None
     return parse_manifest(document, where=str(path))
 
 
@@ -178,6 +186,11 @@ def check_path(path: str) -> None:
                                    "trailing /); list plain file paths")
     if "\x00" in path:
         raise DescriptionError(f"listed file {path!r} contains a NUL byte")
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DescriptionError(f"listed file {path!r} is not valid Unicode text; list UTF-8 "
+                               "file names") from None
 
 
 def check_file_rules(manifest: dict, directory: Path) -> None:
@@ -204,6 +217,8 @@ def _entry_problem(directory: Path, path: str) -> str | None:
             return "is missing"
         except NotADirectoryError:
             return "is missing (a parent is not a folder)"
+        except OSError as error:  # a name too long, no permission, ...
+            return f"cannot be looked at ({error.strerror or error})"
         if stat.S_ISLNK(mode):
             where = "is" if index == len(segments) - 1 else f"goes through {'/'.join(segments[:index + 1])!r}, which is"
             return f"{where} a symbolic link"

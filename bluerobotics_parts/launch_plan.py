@@ -61,7 +61,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file | world | name | number | boolean | gazebo | gz_version
+    kind: str  # file | world | name | number | boolean | gazebo | gz_release
 
 
 def _vehicle_arguments() -> tuple:
@@ -81,8 +81,10 @@ def _vehicle_arguments() -> tuple:
         Argument("use_sim_time", "true", "Nodes use Gazebo's /clock (true/false)", "boolean"),
         Argument("gazebo", "auto", "Start Gazebo: auto (unless one is already running), true, "
                  "false", "gazebo"),
-        Argument("gz_version", gazebo.DEFAULT_FLAVOUR, "Gazebo release the model is composed "
-                 f"for: {', '.join(gazebo.FLAVOURS)}", "gz_version"),
+        # Not called gz_version: ros_gz_sim's gz_sim.launch.py declares that one (a number) and
+        # would inherit ours through the include.
+        Argument("gz_release", gazebo.DEFAULT_FLAVOUR, "Gazebo release the model is composed "
+                 f"for: {', '.join(gazebo.FLAVOURS)}", "gz_release"),
     )
 
 
@@ -137,7 +139,7 @@ def _parse(argument: Argument, text: str):
         if text.lower() not in GAZEBO_MODES:
             raise LaunchArgumentError(f"{shown}: valid values are {', '.join(GAZEBO_MODES)}")
         return text.lower()
-    if argument.kind == "gz_version":
+    if argument.kind == "gz_release":
         try:
             return gazebo.flavour(text).name
         except BlueRoboticsPartsError as error:
@@ -246,7 +248,7 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
     any BlueRoboticsPartsError is raised before anything is written. ``gazebo_running`` is
     asked only for ``gazebo:=auto``; it returns the running worlds' names (or a bool)."""
     args = parse_arguments(values, ARGUMENTS)
-    result = build_module.build(args["config"], name=args["name"], gz_version=args["gz_version"])
+    result = build_module.build(args["config"], name=args["name"], gz_version=args["gz_release"])
     name = result.name
     names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, name)
     echosounders = [(e, RangeSpec.from_part(result.catalogue[e.type].echosounder))

@@ -11,7 +11,7 @@ import os
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import (AppendEnvironmentVariable, DeclareLaunchArgument,
+from launch.actions import (AppendEnvironmentVariable, DeclareLaunchArgument, GroupAction,
                             IncludeLaunchDescription, LogInfo, OpaqueFunction)
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 
@@ -26,9 +26,11 @@ def actions(context):
     if plan.start_gazebo:
         gz_sim = os.path.join(get_package_share_directory("ros_gz_sim"), "launch",
                               "gz_sim.launch.py")
-        result.append(IncludeLaunchDescription(
+        # Scoped and not forwarding: gz_sim.launch.py sees only the arguments given here.
+        result.append(GroupAction([IncludeLaunchDescription(
             PythonLaunchDescriptionSource(gz_sim),
-            launch_arguments=plan.gazebo_launch_arguments.items()))
+            launch_arguments=plan.gazebo_launch_arguments.items())],
+            scoped=True, forwarding=False))
     result += [node(spec) for spec in plan.nodes]
     result.append(LogInfo(msg=plan.summary))
     return result

@@ -69,6 +69,16 @@ def test_build_prints_the_identity_an_export_of_it_has(default_build, tmp_path):
     assert verified.returncode == 0, verified.stderr
 
 
+def test_the_identity_follows_the_gazebo_release_on_both_sides(tmp_path):
+    config = CONFIG_DIR / "blueboat.yaml"
+    built = cli("build", config, "-o", tmp_path / "b", "--gz-version", "ionic")
+    exported = cli("export", config, tmp_path / "e", "--gz-version", "ionic")
+    harmonic = cli("export", config, tmp_path / "h")
+    identity = re.compile(r"^identity: (sha256:[0-9a-f]{64})$", re.M)
+    assert identity.findall(built.stdout) == identity.findall(exported.stdout)
+    assert identity.findall(built.stdout) != identity.findall(harmonic.stdout)
+
+
 def test_bridge_command_prints_the_same_yaml(default_build):
     _, out = default_build
     result = cli("bridge", out / URDF_FILE)

@@ -184,3 +184,36 @@ def test_missing_manifest_is_named(tmp_path):
 def test_malformed_manifest_is_refused(tmp_path, text, words):
     (tmp_path / MANIFEST_FILE).write_text(text)
     refused(tmp_path, MANIFEST_FILE, *words)
+
+
+def test_verify_command_prints_the_test_vector(tmp_path):
+    from conftest import cli
+
+    (tmp_path / MANIFEST_FILE).write_bytes(VECTOR_MANIFEST)
+    (tmp_path / "a.txt").write_bytes(b"hello\n")
+    result = cli("verify", tmp_path, "--expect", VECTOR_IDENTITY)
+    assert result.returncode == 0, result.stderr
+    assert f"identity: {VECTOR_IDENTITY}" in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("listed, fragment", [
+    (["\ud800"], "is not valid Unicode text"),
+    (["x" * 300], "cannot be looked at (File name too long)"),
+])
+def test_odd_listed_names_are_messages_not_crashes(tmp_path, listed, fragment):
+    from conftest import cli
+
+    document = {"schema": SCHEMA, "name": "v", "files": listed}
+    (tmp_path / MANIFEST_FILE).write_text(json.dumps(document) + "\n")
+    result = cli("verify", tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert fragment in result.stderr
+
+
+def test_a_manifest_nested_absurdly_deep_is_a_message(tmp_path):
+    from conftest import cli
+
+    (tmp_path / MANIFEST_FILE).write_text("[" * 100000 + "]" * 100000)
+    result = cli("verify", tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "nested too deeply" in result.stderr or "not valid JSON" in result.stderr

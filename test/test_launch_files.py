@@ -96,7 +96,7 @@ def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypat
 
 def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, tmp_path, monkeypatch):
     from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
-    from launch.actions import IncludeLaunchDescription
+    from launch.actions import GroupAction, IncludeLaunchDescription
 
     try:
         get_package_share_directory("ros_gz_sim")
@@ -104,7 +104,10 @@ def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, tmp_path, m
         pytest.skip("needs ros_gz_sim installed")
     monkeypatch.setenv("ROS_HOME", str(tmp_path))
     actions = visit(load("vehicle.launch.py"), {"gazebo": "true"})
-    (include,) = [a for a in actions if isinstance(a, IncludeLaunchDescription)]
+    # the include sits in a scoped, non-forwarding group: gz_sim.launch.py sees only the
+    # arguments given to it, not ours (its own gz_version would otherwise be overridden)
+    (group,) = [a for a in actions if isinstance(a, GroupAction)]
+    (include,) = [a for a in group.get_sub_entities() if isinstance(a, IncludeLaunchDescription)]
     assert include.launch_description_source.location.endswith("gz_sim.launch.py")
 
 

@@ -52,14 +52,14 @@ def default(tmp_path_factory):
 def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_plan.ARGUMENTS}
     assert list(table) == ["config", "name", "world", "x", "y", "z", "yaw", "gui", "rviz",
-                           "use_sim_time", "gazebo", "gz_version"]
+                           "use_sim_time", "gazebo", "gz_release"]
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table["config"].default) == paths.default_config()
     assert Path(table["world"].default) == paths.default_world()
     assert {k: table[k].default for k in ("name", "x", "y", "z", "yaw", "gui", "rviz",
-                                          "use_sim_time", "gazebo", "gz_version")} == {
+                                          "use_sim_time", "gazebo", "gz_release")} == {
         "name": "", "x": "0.0", "y": "0.0", "z": "0.0", "yaw": "0.0", "gui": "true",
-        "rviz": "false", "use_sim_time": "true", "gazebo": "auto", "gz_version": "harmonic"}
+        "rviz": "false", "use_sim_time": "true", "gazebo": "auto", "gz_release": "harmonic"}
     display = {a.name: a.default for a in launch_plan.DISPLAY_ARGUMENTS}
     assert list(display) == ["config", "name", "use_sim_time"]
     assert display["use_sim_time"] == "false"
@@ -67,9 +67,9 @@ def test_the_launch_arguments_and_their_defaults():
 
 def test_values_are_typed():
     values = launch_plan.parse_arguments({"x": " -3.5", "gui": "False", "rviz": "TRUE",
-                                          "gazebo": "Auto", "gz_version": "Ionic", "name": "b2"})
+                                          "gazebo": "Auto", "gz_release": "Ionic", "name": "b2"})
     assert (values["x"], values["gui"], values["rviz"]) == (-3.5, False, True)
-    assert (values["gazebo"], values["gz_version"], values["name"]) == ("auto", "ionic", "b2")
+    assert (values["gazebo"], values["gz_release"], values["name"]) == ("auto", "ionic", "b2")
     assert values["config"] == paths.default_config().resolve()
     assert values["world"].name == "water"
     assert launch_plan.parse_arguments({})["name"] is None  # the config's name
@@ -81,7 +81,7 @@ def test_values_are_typed():
     ("gui", "yes", ["gui:='yes'", "true and false"]),
     ("use_sim_time", "1", ["use_sim_time:='1'", "true and false"]),
     ("gazebo", "maybe", ["gazebo:='maybe'", "auto, true, false"]),
-    ("gz_version", "garden", ["gz_version:='garden'", "harmonic, ionic, jetty"]),
+    ("gz_release", "garden", ["gz_release:='garden'", "harmonic, ionic, jetty"]),
     ("name", "my-boat", ["name:='my-boat'", "letters, digits and underscores"]),
     ("config", "/no/such/boat.yaml", ["config:='/no/such/boat.yaml'", "no such file"]),
     ("world", "/no/such/world.sdf", ["world:='/no/such/world.sdf'", "no such file", "empty.sdf"]),
