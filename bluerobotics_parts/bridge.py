@@ -33,7 +33,8 @@ def _entry(ros_topic, gz_topic, ros_type, gz_type, direction, lazy=False) -> dic
 
 
 def entries_for(names: VehicleTopics) -> list[dict]:
-    """Clock, joint states, odometry, one command per thruster, one scan per echosounder."""
+    """Clock, joint states, odometry and its transform, one command per thruster, one scan
+    per echosounder."""
     entries = [
         _entry(names.clock_topic, names.clock_topic, "rosgraph_msgs/msg/Clock", "gz.msgs.Clock",
                GZ_TO_ROS),
@@ -41,6 +42,9 @@ def entries_for(names: VehicleTopics) -> list[dict]:
                "sensor_msgs/msg/JointState", "gz.msgs.Model", GZ_TO_ROS),
         _entry(names.ros_odometry_topic, names.gz_odometry_topic, "nav_msgs/msg/Odometry",
                "gz.msgs.Odometry", GZ_TO_ROS),
+        # odom -> base_link, so the odometry's frame is in TF and the vehicle moves in RViz
+        _entry(names.ros_tf_topic, names.gz_tf_topic, "tf2_msgs/msg/TFMessage", "gz.msgs.Pose_V",
+               GZ_TO_ROS),
     ]
     entries += [_entry(t.ros_topic, t.gz_topic, "std_msgs/msg/Float64", "gz.msgs.Double",
                        ROS_TO_GZ) for t in names.thrusters]

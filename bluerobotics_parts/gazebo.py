@@ -183,6 +183,7 @@ def vehicle_blocks(names, hydrodynamics: dict) -> list:
         _gazebo(_plugin(JOINT_STATE_PUBLISHER, [("topic", names.gz_joint_state_topic)])),
         _gazebo(_plugin(ODOMETRY_PUBLISHER, [
             ("odom_topic", names.gz_odometry_topic),
+            ("tf_topic", names.gz_tf_topic),
             ("odom_frame", names.odom_frame),
             ("robot_base_frame", names.base_frame),
             ("dimensions", 3),

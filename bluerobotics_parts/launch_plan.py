@@ -258,7 +258,7 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
     world = args["world"]
     start, world_name, gazebo_note = _gazebo_decision(args["gazebo"], world, gazebo_running)
     files = build_module.artefacts(result)
-    files[RVIZ_FILE] = vehicle_rviz(names, echosounders).encode("utf-8")
+    files[RVIZ_FILE] = vehicle_rviz(names, echosounders, names.odom_frame).encode("utf-8")
     _write(folder, files)
 
     sim_time = args["use_sim_time"]
@@ -328,12 +328,13 @@ def rviz_template() -> Path:
     return paths.config_dir() / "rviz" / "vehicle.rviz"
 
 
-def vehicle_rviz(names, echosounders=()) -> str:
-    """The shipped RViz view with this vehicle's names: fixed frame, description topic, TF
+def vehicle_rviz(names, echosounders=(), fixed_frame: str | None = None) -> str:
+    """The shipped RViz view with this vehicle's names: fixed frame (default the base link;
+    the odometry frame with Gazebo, so the vehicle is seen to move), description topic, TF
     prefix, and one Range display per (EchosounderTopics, RangeSpec)."""
     document = yaml.safe_load(rviz_template().read_text(encoding="utf-8"))
     manager = document["Visualization Manager"]
-    manager["Global Options"]["Fixed Frame"] = names.base_frame
+    manager["Global Options"]["Fixed Frame"] = fixed_frame or names.base_frame
     displays = []
     for display in manager["Displays"]:
         kind = display.get("Class", "")

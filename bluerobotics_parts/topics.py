@@ -11,6 +11,7 @@ lumps links, and several vehicles can share one world:
                      /<name>/<instance>/range           ROS only (Range, from the converter)
     joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
     odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)
+    odom -> base TF  /model/<name>/tf (gz)           -> /tf (ROS)
     clock            /clock
     TF frames        <name>/<link> (robot_state_publisher's frame_prefix "<name>/"), and
                      <name>/odom for the odometry's fixed frame
@@ -63,6 +64,8 @@ class VehicleTopics:
     ros_joint_state_topic: str
     gz_odometry_topic: str
     ros_odometry_topic: str
+    gz_tf_topic: str  # the OdometryPublisher's odom -> base transform
+    ros_tf_topic: str
     odom_frame: str
     base_frame: str
     clock_topic: str = CLOCK_TOPIC
@@ -114,6 +117,7 @@ def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
         ros_joint_state_topic=f"/{name}/joint_states",
         gz_odometry_topic=f"/model/{name}/odometry",
         ros_odometry_topic=f"/{name}/odometry",
+        gz_tf_topic=f"/model/{name}/tf", ros_tf_topic="/tf",
         odom_frame=frame_id(name, "odom"), base_frame=frame_id(name, root))
 
 

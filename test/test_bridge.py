@@ -20,6 +20,7 @@ DEFAULT = [
      "gz.msgs.Model", "GZ_TO_ROS"],
     ["/blueboat/odometry", "/model/blueboat/odometry", "nav_msgs/msg/Odometry",
      "gz.msgs.Odometry", "GZ_TO_ROS"],
+    ["/tf", "/model/blueboat/tf", "tf2_msgs/msg/TFMessage", "gz.msgs.Pose_V", "GZ_TO_ROS"],
     ["/blueboat/motor_port/thrust", "/blueboat/motor_port/thrust", "std_msgs/msg/Float64",
      "gz.msgs.Double", "ROS_TO_GZ"],
     ["/blueboat/motor_stbd/thrust", "/blueboat/motor_stbd/thrust", "std_msgs/msg/Float64",
@@ -41,7 +42,7 @@ def rows(entries):
 def test_default_entries(default):
     entries = bridge.bridge_entries(default.manifest, default.catalogue())
     assert rows(entries) == DEFAULT
-    assert [entry.get("lazy", False) for entry in entries] == [False] * 5 + [True]
+    assert [entry.get("lazy", False) for entry in entries] == [False] * 6 + [True]
     assert all(set(entry) <= set(KEYS) | {"lazy"} for entry in entries)
 
 

@@ -163,6 +163,7 @@ def test_vehicle_systems(default):
     (odometry,) = plugins(root, "gz::sim::systems::OdometryPublisher")
     assert odometry.get("filename") == "gz-sim-odometry-publisher-system"
     assert params(odometry) == {"odom_topic": "/model/blueboat/odometry",
+                                "tf_topic": "/model/blueboat/tf",
                                 "odom_frame": "blueboat/odom",
                                 "robot_base_frame": "blueboat/base_link", "dimensions": "3"}
 

@@ -177,7 +177,7 @@ def test_rviz_opens_a_view_with_this_vehicles_names(default):
     (rviz,) = nodes_by_executable(plan)["rviz2"]
     assert rviz.arguments == ("-d", str(plan.artefact_dir / "vehicle.rviz"))
     view = yaml.safe_load(plan.rviz_file.read_text())["Visualization Manager"]
-    assert view["Global Options"]["Fixed Frame"] == "blueboat/base_link"
+    assert view["Global Options"]["Fixed Frame"] == "blueboat/odom"  # Gazebo's odometry moves it
     by_class = {}
     for display in view["Displays"]:
         by_class.setdefault(display["Class"].split("/")[-1], []).append(display)
@@ -256,6 +256,7 @@ def test_two_vehicles_share_a_world_without_clashes(tmp_path):
         topics = {v for p in parameters for k, v in p.items() if k.endswith("_topic")}
         topics |= {e["ros_topic_name"] for e in yaml.safe_load(plan.bridge_file.read_text())}
         topics.discard("/clock")  # one Gazebo clock: bridged by each (see launch_plan)
+        topics.discard("/tf")  # shared by design: each vehicle adds its own prefixed frames
         frames = {p.get("frame_prefix") or p.get("frame_id") for p in parameters} - {None}
         namespaces = {n.namespace for n in plan.nodes} - {""}
         return nodes, topics, frames, namespaces

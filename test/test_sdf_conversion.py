@@ -155,6 +155,7 @@ def test_gz_topics_of_the_model_are_the_bridge_topics(case):
             published[plugin.findtext("topic")] = "GZ_TO_ROS"
         elif kind == "gz::sim::systems::OdometryPublisher":
             published[plugin.findtext("odom_topic")] = "GZ_TO_ROS"
+            published[plugin.findtext("tf_topic")] = "GZ_TO_ROS"
     for sensor in model.iter("sensor"):
         published[sensor.findtext("topic")] = "GZ_TO_ROS"
     bridged = {e["gz_topic_name"]: e["direction"] for e in yaml.safe_load(result.bridge_yaml)
