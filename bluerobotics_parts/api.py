@@ -348,7 +348,7 @@ def _predict(config, catalogue) -> Manifest:
                 raise _error(config, ("slots", index), f"slots entry #{index + 1} declares "
                              f"slot {slot} on {instance}, which {which}; choose another slot "
                              f"name (slots of {instance}: "
-                             f"{_sorted_listing(list(own) + declared_names)})")
+                             f"{_sorted_listing(set(own) | set(declared_names))})")
         specs = list(own.items()) + [(n, (s.get("accepts") or [], s.get("default") or "none"))
                                      for n, s, _ in declared]
         children = []

@@ -160,6 +160,9 @@ class Catalogue:
                                   "defines; give your part a type name of its own",
                                   file=str(file), line=part.lines.get(("type",)))
             parts[part.type] = part
+        for part in parts.values():
+            if not part.shipped:
+                _check_slot_types(part, parts)
         return Catalogue(parts)
 
 
@@ -187,6 +190,32 @@ def load_part_file(path: Path, shipped: bool) -> PartType:
     doc = load_file(path)
     check_part(doc)
     data = doc.data
-    base = paths.PACKAGE_URI + "meshes/" if shipped else f"file://{path.resolve().parent}/"
+    base = paths.PACKAGE_URI + "meshes/" if shipped else f"file://{path.absolute().parent}/"
+    if not shipped:
+        _check_meshes_exist(doc, path)
     return PartType(type=data["type"], data=data, file=path, mesh_base=base, shipped=shipped,
                     lines=doc.lines)
+
+
+def _check_meshes_exist(doc, path: Path) -> None:
+    """A user part's meshes (paths relative to its file) are there: a missing one would
+    only show as an empty link in RViz and Gazebo."""
+    for section in ("visual", "collision"):
+        for index, item in enumerate(doc.data.get(section) or []):
+            mesh = item.get("mesh")
+            if mesh and "://" not in mesh and not (path.absolute().parent / mesh).is_file():
+                raise doc.error((section, index, "mesh"), f"mesh {mesh} not found (looked for "
+                                f"{path.absolute().parent / mesh}); mesh paths are relative "
+                                "to the part file's folder")
+
+
+def _check_slot_types(part: PartType, parts: dict) -> None:
+    """A user part's slots accept and default to part types that exist."""
+    for name, slot in (part.data.get("slots") or {}).items():
+        for key in ("accepts", "default"):
+            named = slot.get(key) or []
+            for type_name in [named] if isinstance(named, str) else named:
+                if type_name != "none" and type_name not in parts:
+                    raise ConfigError(f"slot {name}: {key} names unknown part type "
+                                      f"{type_name!r}; known types: {', '.join(sorted(parts))}",
+                                      file=str(part.file), line=part.lines.get(("slots", name, key)))

@@ -89,11 +89,7 @@ class Actuator:
     max_thrust: float  # N
     min_thrust: float  # N (negative: reverse)
     thrust_coefficient: float
-    max_rpm: float | None  # as published; max_angular_velocity gives rad/s
-
-    @property
-    def max_angular_velocity(self) -> float | None:
-        return None if self.max_rpm is None else self.max_rpm * 2.0 * math.pi / 60.0
+    max_angular_velocity: float | None  # rad/s at max_thrust (the part data's rpm, in SI)
 
 
 @dataclass(frozen=True)
@@ -280,7 +276,7 @@ def _devices(manifest, parts: dict) -> tuple[dict, dict]:
             actuators[part.name] = Actuator(
                 part.name, part.joint, part.type, propeller.rotation, propeller.diameter,
                 propeller.max_thrust, propeller.min_thrust, propeller.thrust_coefficient,
-                propeller.max_rpm)
+                None if propeller.max_rpm is None else propeller.max_rpm * 2.0 * math.pi / 60.0)
         if (echo := data.echosounder) is not None:
             frame = next((f.link for f in manifest.frames_of(part.name) if f.name == echo.frame),
                          None)

@@ -210,6 +210,7 @@ inertial:
 collision:
   - mesh: lump.stl
 """, encoding="utf-8")
+    (tmp_path / "lump.stl").write_bytes(b"solid lump\nendsolid lump\n")
     config = write_config(tmp_path, "part_files: [lump.yaml]\nparts:\n"
                           "  - {type: lump, name: lump, xyz: [0, 0, 0.2]}\n")
     urdf = resolve_config(config).urdf

@@ -103,3 +103,26 @@ def test_part_format_errors_name_the_problem_and_line(text, fragment):
         check_part(load_text(text, "my_part.yaml"))
     assert fragment in str(caught.value)
     assert str(caught.value).startswith("my_part.yaml:")
+
+
+def test_a_user_part_with_a_missing_mesh_is_named_at_its_line(tmp_path):
+    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.errors import ConfigError
+
+    part = tmp_path / "bracket.yaml"
+    part.write_text("type: bracket\nvisual:\n  - mesh: bracket.stl\n")
+    with pytest.raises(ConfigError) as caught:
+        catalogue([part])
+    assert str(caught.value).startswith(f"{part}:3: mesh bracket.stl not found")
+
+
+def test_a_user_part_slot_naming_an_unknown_type_is_named_at_its_line(tmp_path):
+    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.errors import ConfigError
+
+    part = tmp_path / "bracket.yaml"
+    part.write_text("type: bracket\nslots:\n  s:\n    accepts: [ping_singlbeam]\n")
+    with pytest.raises(ConfigError) as caught:
+        catalogue([part])
+    assert str(caught.value).startswith(f"{part}:4: slot s: accepts names unknown part type "
+                                        "'ping_singlbeam'; known types: blueboat_antenna_mast")
