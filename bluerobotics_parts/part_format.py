@@ -205,13 +205,20 @@ def _slot(doc, name, slot, frames):
         raise doc.error(path + ("collision",), f"slot {name}: collision must be true or false")
 
 
-def _propeller(doc, data):
-    path = ("propeller",)
-    _mapping(doc, path, data, "propeller")
-    _keys(doc, path, data, PROPELLER_KEYS, "propeller")
-    for key in ("rotation", "diameter", "max_thrust", "min_thrust", "thrust_coefficient"):
+def _section(doc, name: str, data, valid, required) -> tuple:
+    """A named data section: a mapping of known keys with the required ones present."""
+    path = (name,)
+    _mapping(doc, path, data, name)
+    _keys(doc, path, data, valid, name)
+    for key in required:
         if key not in data:
-            raise doc.error(path, f"propeller needs {key}")
+            raise doc.error(path, f"{name} needs {key}")
+    return path
+
+
+def _propeller(doc, data):
+    path = _section(doc, "propeller", data, PROPELLER_KEYS,
+                    ("rotation", "diameter", "max_thrust", "min_thrust", "thrust_coefficient"))
     if data["rotation"] not in ROTATIONS:
         raise doc.error(path + ("rotation",), "propeller rotation must be cw or ccw (seen from "
                         "astern, pushing forward)")
@@ -226,12 +233,8 @@ def _propeller(doc, data):
 
 
 def _echosounder(doc, data, frames):
-    path = ("echosounder",)
-    _mapping(doc, path, data, "echosounder")
-    _keys(doc, path, data, ECHOSOUNDER_KEYS, "echosounder")
-    for key in ("frame", "beam_width", "range_min", "range_max", "update_rate"):
-        if key not in data:
-            raise doc.error(path, f"echosounder needs {key}")
+    path = _section(doc, "echosounder", data, ECHOSOUNDER_KEYS,
+                    ("frame", "beam_width", "range_min", "range_max", "update_rate"))
     if data["frame"] not in frames:
         raise doc.error(path + ("frame",), f"echosounder frame {data['frame']!r} is not one of "
                         f"the part's frames ({', '.join(frames) or 'none declared'})")
