@@ -29,6 +29,7 @@ import yaml
 
 from . import paths
 from .atomic import write_files_atomically
+from .manifest import ManifestError, parse_urdf
 from .identity import (MANIFEST_FILE, DescriptionError, check_file_rules, check_identity_text,
                        check_path, check_paths, folder_identity, identity_of, manifest_bytes,
                        read_manifest)
@@ -182,12 +183,9 @@ def check_mesh_references(urdf: bytes, listed) -> None:
 
 def _parse_urdf(data: bytes) -> ElementTree.Element:
     try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as error:
-        raise DescriptionError(f"{URDF_FILE} is not well-formed XML: {error}") from None
-    if root.tag != "robot":
-        raise DescriptionError(f"{URDF_FILE}: the root element is <{root.tag}>, not <robot>")
-    return root
+        return parse_urdf(data)
+    except ManifestError as error:
+        raise DescriptionError(f"{URDF_FILE}: {error}") from None
 
 
 # -- export --------------------------------------------------------------------------------------

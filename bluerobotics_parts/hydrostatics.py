@@ -33,6 +33,7 @@ from functools import lru_cache
 from . import kinematics
 from .errors import BlueRoboticsPartsError
 from .manifest import parse_urdf
+from .urdf_tree import floats
 from .vehicle import Vehicle
 
 SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
@@ -134,8 +135,9 @@ def collision_shapes(urdf: str, poses: dict) -> list:
         name = link.get("name")
         for index, collision in enumerate(link.findall("collision")):
             origin = collision.find("origin")
-            local = kinematics.Pose.from_xyz_rpy(
-                _floats(origin, "xyz", name), _floats(origin, "rpy", name))
+            where = f"link {name}, collision origin"
+            local = kinematics.Pose.from_xyz_rpy(floats(origin, "xyz", 3, where),
+                                                 floats(origin, "rpy", 3, where))
             pose = poses[name].compose(local)
             geometry = collision.find("geometry")
             shape = geometry[0] if geometry is not None and len(geometry) else None
@@ -342,18 +344,4 @@ def _sizes(element, attribute: str, count: int, what: str) -> tuple:
     if len(values) != count or not all(math.isfinite(v) and v > 0 for v in values):
         raise HydrostaticsError(f"{what}: {element.tag} {attribute}="
                                 f"{element.get(attribute)!r} is not {count} positive number(s)")
-    return values
-
-
-def _floats(element, attribute: str, link: str) -> tuple:
-    text = element.get(attribute) if element is not None else None
-    if text is None:
-        return (0.0, 0.0, 0.0)
-    try:
-        values = tuple(float(v) for v in text.split())
-    except ValueError:
-        values = ()
-    if len(values) != 3:
-        raise HydrostaticsError(f"link {link}: collision origin {attribute}={text!r} is not "
-                                "three numbers")
     return values
