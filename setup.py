@@ -8,52 +8,52 @@ from pathlib import Path
 
 from setuptools import find_packages, setup
 
-PACKAGE = "bluerobotics_parts"
+PACKAGE = 'bluerobotics_parts'
 HERE = Path(__file__).resolve().parent
 
 
 def data_tree(folder: str):
     """(destination, [files]) pairs for every file under `folder`, keeping the layout."""
     pairs = {}
-    for path in sorted((HERE / folder).rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
+    for path in sorted((HERE / folder).rglob('*')):
+        if path.is_file() and '__pycache__' not in path.parts:
             relative = path.relative_to(HERE)
-            pairs.setdefault(f"share/{PACKAGE}/{relative.parent}", []).append(str(relative))
+            pairs.setdefault(f'share/{PACKAGE}/{relative.parent}', []).append(str(relative))
     return sorted(pairs.items())
 
 
 setup(
     name=PACKAGE,
-    version="0.1.0",
-    description="Blue Robotics vehicles from a few lines of YAML: slot-based assembly to URDF, "
-                "Gazebo composition and ros_gz bridge generation",
-    long_description=(HERE / "README.md").read_text(encoding="utf-8"),
-    long_description_content_type="text/markdown",
-    license="Apache-2.0",
-    python_requires=">=3.10",
-    packages=find_packages(exclude=["test", "test.*"]),
-    install_requires=["PyYAML>=5.4", "xacro>=2.0.8", "lxml"],
+    version='0.1.0',
+    description='Blue Robotics vehicles from a few lines of YAML: slot-based assembly to URDF, '
+                'Gazebo composition and ros_gz bridge generation',
+    long_description=(HERE / 'README.md').read_text(encoding='utf-8'),
+    long_description_content_type='text/markdown',
+    license='Apache-2.0',
+    python_requires='>=3.10',
+    packages=find_packages(exclude=['test', 'test.*']),
+    install_requires=['PyYAML>=5.4', 'xacro>=2.0.8', 'lxml'],
     extras_require={
         # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon
-        "test": ["pytest", "cmeel-urdfdom", "trimesh", "numpy", "colcon-common-extensions",
-                 "colcon-ros"],
+        'test': ['pytest', 'cmeel-urdfdom', 'trimesh', 'numpy', 'colcon-common-extensions',
+                 'colcon-ros'],
     },
     data_files=[
-        ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
-        (f"share/{PACKAGE}", ["package.xml"]),
-        (f"share/{PACKAGE}/hook", ["hooks/gz_resource_path.dsv"]),
-        *data_tree("urdf"),
-        *data_tree("meshes"),
-        *data_tree("launch"),
-        *data_tree("config"),
+        ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),
+        (f'share/{PACKAGE}', ['package.xml']),
+        (f'share/{PACKAGE}/hook', ['hooks/gz_resource_path.dsv']),
+        *data_tree('urdf'),
+        *data_tree('meshes'),
+        *data_tree('launch'),
+        *data_tree('config'),
     ],
     zip_safe=False,
-    tests_require=["pytest"],
+    tests_require=['pytest'],
     entry_points={
-        "console_scripts": [
-            "bluerobotics-parts = bluerobotics_parts.cli:main",
-            "check_assembly = bluerobotics_parts.check_command:main",
-            "scan_to_range = bluerobotics_parts.range_node:main",
+        'console_scripts': [
+            'bluerobotics-parts = bluerobotics_parts.cli:main',
+            'check_assembly = bluerobotics_parts.check_command:main',
+            'scan_to_range = bluerobotics_parts.range_node:main',
         ],
     },
 )

@@ -8,12 +8,12 @@ vehicle model read that record. See README.md and docs/.
     urdf = Assembly().fit("motor_port", "t200_thruster_ccw").build()
 """
 
-__version__ = "0.1.0"
+__version__ = '0.1.0'
 
 from .api import Assembly  # noqa: E402,F401
 from .errors import (AssemblyError, BlueRoboticsPartsError, ConfigError,  # noqa: E402,F401
                      ResolveError)
 from .vehicle import Vehicle, VehicleError  # noqa: E402,F401
 
-__all__ = ["Assembly", "AssemblyError", "BlueRoboticsPartsError", "ConfigError", "ResolveError",
-           "Vehicle", "VehicleError", "__version__"]
+__all__ = ['Assembly', 'AssemblyError', 'BlueRoboticsPartsError', 'ConfigError', 'ResolveError',
+           'Vehicle', 'VehicleError', '__version__']

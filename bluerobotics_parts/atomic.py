@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import shutil
 import tempfile
-from pathlib import Path
 
 from .errors import OutputError
 
-STAGING_PREFIX = ".bluerobotics_parts-staging-"
+STAGING_PREFIX = '.bluerobotics_parts-staging-'
 
 
 def write_text_atomically(path: Path, text: str) -> None:
     """Replace ``path`` in one step: write a sibling temporary file, then rename it."""
     path = Path(path)
-    write_files_atomically(path.parent, {path.name: text.encode("utf-8")}, label=path)
+    write_files_atomically(path.parent, {path.name: text.encode('utf-8')}, label=path)
 
 
 def write_files_atomically(folder: Path, files: dict[str, bytes], remove=(),
@@ -35,13 +35,13 @@ def write_files_atomically(folder: Path, files: dict[str, bytes], remove=(),
     for place in [folder, *folder.absolute().parents]:
         if place.exists() or place.is_symlink():
             if not place.is_dir():
-                raise OutputError(f"cannot write {label}: {place} is not a folder "
-                                  "(nothing was changed)")
+                raise OutputError(f'cannot write {label}: {place} is not a folder '
+                                  '(nothing was changed)')
             break
     for relative in files:
         if (folder / relative).is_dir() and not (folder / relative).is_symlink():
-            raise OutputError(f"cannot write {label}: {folder / relative} is a folder "
-                              "(nothing was changed)")
+            raise OutputError(f'cannot write {label}: {folder / relative} is a folder '
+                              '(nothing was changed)')
     created = [p for p in [folder, *folder.absolute().parents] if not p.exists()]
     staging = None
     done: list = []  # (target, kept-aside old file or None, new file in place?)
@@ -49,19 +49,19 @@ def write_files_atomically(folder: Path, files: dict[str, bytes], remove=(),
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
         for relative, data in files.items():
-            (staging / "new" / relative).parent.mkdir(parents=True, exist_ok=True)
-            (staging / "new" / relative).write_bytes(data)
+            (staging / 'new' / relative).parent.mkdir(parents=True, exist_ok=True)
+            (staging / 'new' / relative).write_bytes(data)
         for relative in [*files, *remove]:
             target = folder / relative
             kept = None
             if target.exists() or target.is_symlink():
-                kept = staging / "old" / relative
+                kept = staging / 'old' / relative
                 kept.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(target, kept)
             done.append([target, kept, False])
             if relative in files:
                 _make_parents(target, folder, created)
-                os.replace(staging / "new" / relative, target)
+                os.replace(staging / 'new' / relative, target)
                 done[-1][2] = True
         for relative in remove:  # folders emptied by a removal go too
             for parent in (folder / relative).parents:
@@ -77,8 +77,8 @@ def write_files_atomically(folder: Path, files: dict[str, bytes], remove=(),
                 created_folder.rmdir()
             except OSError:
                 pass
-        raise OutputError(f"cannot write {label}: {error.strerror or error} "
-                          "(nothing was changed)") from None
+        raise OutputError(f'cannot write {label}: {error.strerror or error} '
+                          '(nothing was changed)') from None
     finally:
         _remove(staging)
 

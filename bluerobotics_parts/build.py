@@ -13,11 +13,11 @@ from pathlib import Path
 from . import bridge, gazebo, topics
 from .atomic import write_files_atomically
 from .catalogue import Catalogue
-from .pipeline import Resolved, resolve_config
+from .pipeline import resolve_config, Resolved
 from .vehicle import Vehicle
 
-URDF_FILE = "robot_description.urdf"
-BRIDGE_FILE = "bridge.yaml"
+URDF_FILE = 'robot_description.urdf'
+BRIDGE_FILE = 'bridge.yaml'
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Build:
         return self.resolved.name
 
 
-def build(config, name: str | None = None, gz_version: str = "harmonic") -> Build:
+def build(config, name: str | None = None, gz_version: str = 'harmonic') -> Build:
     """Resolve (once), check, compose for Gazebo and generate the bridge."""
     flavour = gazebo.flavour(gz_version)  # an unknown release fails before any work
     resolved = resolve_config(config, name=name)
@@ -48,7 +48,7 @@ def build(config, name: str | None = None, gz_version: str = "harmonic") -> Buil
 
 def artefacts(result: Build) -> dict[str, bytes]:
     """The files ``write_build`` writes, by name."""
-    return {URDF_FILE: result.urdf.encode("utf-8"), BRIDGE_FILE: result.bridge_yaml.encode("utf-8")}
+    return {URDF_FILE: result.urdf.encode('utf-8'), BRIDGE_FILE: result.bridge_yaml.encode('utf-8')}
 
 
 def write_build(result: Build, folder: Path) -> list[Path]:
@@ -63,18 +63,18 @@ def summary(result: Build, written) -> str:
     written."""
     from .export import description_identity  # export builds on this module
     names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
-    lines = [f"vehicle: {result.name} (Gazebo {result.gz_version})"]
-    lines.append("parts:")
-    lines += [f"  {part.name}: {part.type}" for part in result.resolved.manifest.parts]
-    lines.append("thrusters:" if names.thrusters else "thrusters: none")
-    lines += [f"  {t.instance}: joint {t.joint}, command {t.ros_topic} (std_msgs/Float64, N)"
+    lines = [f'vehicle: {result.name} (Gazebo {result.gz_version})']
+    lines.append('parts:')
+    lines += [f'  {part.name}: {part.type}' for part in result.resolved.manifest.parts]
+    lines.append('thrusters:' if names.thrusters else 'thrusters: none')
+    lines += [f'  {t.instance}: joint {t.joint}, command {t.ros_topic} (std_msgs/Float64, N)'
               for t in names.thrusters]
-    lines.append("sensors:" if names.echosounders else "sensors: none")
-    lines += [f"  {e.instance}: frame {e.frame_id}, scan {e.ros_scan_topic}, "
-              f"range {e.ros_range_topic}" for e in names.echosounders]
-    lines.append(f"total mass: {result.vehicle.total_mass:.2f} kg")
-    lines.append(f"identity: {description_identity(result)}")
-    lines.append("wrote:")
-    lines += [f"  {path}" for path in written]
-    return "\n".join(lines) + "\n"
+    lines.append('sensors:' if names.echosounders else 'sensors: none')
+    lines += [f'  {e.instance}: frame {e.frame_id}, scan {e.ros_scan_topic}, '
+              f'range {e.ros_range_topic}' for e in names.echosounders]
+    lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
+    lines.append(f'identity: {description_identity(result)}')
+    lines.append('wrote:')
+    lines += [f'  {path}' for path in written]
+    return '\n'.join(lines) + '\n'
 

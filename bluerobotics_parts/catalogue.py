@@ -68,63 +68,63 @@ class PartType:
 
     @property
     def description(self) -> str:
-        return self.data.get("description", "")
+        return self.data.get('description', '')
 
     @property
     def mass(self) -> float:
-        return float((self.data.get("inertial") or {}).get("mass") or 0.0)
+        return float((self.data.get('inertial') or {}).get('mass') or 0.0)
 
     @property
     def slots(self) -> dict[str, SlotSpec]:
-        return {name: _slot_spec(name, spec) for name, spec in (self.data.get("slots") or {}).items()}
+        return {name: _slot_spec(name, spec) for name, spec in (self.data.get('slots') or {}).items()}
 
     @property
     def frames(self) -> dict[str, dict]:
-        return dict(self.data.get("frames") or {})
+        return dict(self.data.get('frames') or {})
 
     @property
     def axis(self) -> tuple:
-        return tuple(float(v) for v in self.data.get("axis", (1.0, 0.0, 0.0)))
+        return tuple(float(v) for v in self.data.get('axis', (1.0, 0.0, 0.0)))
 
     @property
     def propeller(self) -> Propeller | None:
-        data = self.data.get("propeller")
+        data = self.data.get('propeller')
         if not data:
             return None
-        return Propeller(rotation=data["rotation"], diameter=float(data["diameter"]),
-                         max_thrust=float(data["max_thrust"]),
-                         min_thrust=float(data["min_thrust"]),
-                         thrust_coefficient=float(data["thrust_coefficient"]),
-                         max_rpm=float(data["max_rpm"]) if "max_rpm" in data else None)
+        return Propeller(rotation=data['rotation'], diameter=float(data['diameter']),
+                         max_thrust=float(data['max_thrust']),
+                         min_thrust=float(data['min_thrust']),
+                         thrust_coefficient=float(data['thrust_coefficient']),
+                         max_rpm=float(data['max_rpm']) if 'max_rpm' in data else None)
 
     @property
     def echosounder(self) -> Echosounder | None:
-        data = self.data.get("echosounder")
+        data = self.data.get('echosounder')
         if not data:
             return None
-        return Echosounder(frame=data["frame"], beam_width=float(data["beam_width"]),
-                           range_min=float(data["range_min"]), range_max=float(data["range_max"]),
-                           update_rate=float(data["update_rate"]),
-                           frequency=float(data["frequency"]) if "frequency" in data else None,
-                           samples=int(data.get("samples", 1)))
+        return Echosounder(frame=data['frame'], beam_width=float(data['beam_width']),
+                           range_min=float(data['range_min']), range_max=float(data['range_max']),
+                           update_rate=float(data['update_rate']),
+                           frequency=float(data['frequency']) if 'frequency' in data else None,
+                           samples=int(data.get('samples', 1)))
 
     @property
     def hydrodynamics(self) -> dict[str, float]:
         """gz Hydrodynamics coefficients by name (xUabsU, zW, ...), notes left out."""
-        data = self.data.get("hydrodynamics") or {}
+        data = self.data.get('hydrodynamics') or {}
         return {key: float(value) for key, value in data.items() if not is_annotation(key)}
 
     def mesh_files(self) -> list[str]:
         """Mesh paths as written in the part data (relative to ``mesh_base``)."""
-        items = list(self.data.get("visual") or []) + list(self.data.get("collision") or [])
-        return [item["mesh"] for item in items if isinstance(item, dict) and "mesh" in item]
+        items = list(self.data.get('visual') or []) + list(self.data.get('collision') or [])
+        return [item['mesh'] for item in items if isinstance(item, dict) and 'mesh' in item]
 
 
 def _slot_spec(name: str, spec: dict) -> SlotSpec:
-    return SlotSpec(name=name, xyz=tuple(float(v) for v in spec.get("xyz", (0, 0, 0))),
-                    rpy=tuple(float(v) for v in spec.get("rpy", (0, 0, 0))),
-                    accepts=tuple(spec.get("accepts") or ()), default=spec.get("default") or "none",
-                    joint=spec.get("joint") or "fixed", collision=spec.get("collision", True))
+    return SlotSpec(name=name, xyz=tuple(float(v) for v in spec.get('xyz', (0, 0, 0))),
+                    rpy=tuple(float(v) for v in spec.get('rpy', (0, 0, 0))),
+                    accepts=tuple(spec.get('accepts') or ()), default=spec.get('default') or 'none',
+                    joint=spec.get('joint') or 'fixed', collision=spec.get('collision', True))
 
 
 class Catalogue:
@@ -140,7 +140,7 @@ class Catalogue:
         try:
             return self.parts[type_name]
         except KeyError:
-            raise KeyError(f"unknown part type {type_name!r}; known types: "
+            raise KeyError(f'unknown part type {type_name!r}; known types: '
                            f"{', '.join(sorted(self.parts))}") from None
 
     def __iter__(self):
@@ -149,16 +149,16 @@ class Catalogue:
     def types(self) -> list[str]:
         return sorted(self.parts)
 
-    def with_part_files(self, files) -> "Catalogue":
+    def with_part_files(self, files) -> 'Catalogue':
         """This catalogue plus the user's part files (absolute paths)."""
         parts = dict(self.parts)
         for file in files:
             part = load_part_file(Path(file), shipped=False)
             if part.type in parts:
-                owner = "the shipped library" if parts[part.type].shipped else parts[part.type].file
-                raise ConfigError(f"defines part type {part.type}, which {owner} already "
-                                  "defines; give your part a type name of its own",
-                                  file=str(file), line=part.lines.get(("type",)))
+                owner = 'the shipped library' if parts[part.type].shipped else parts[part.type].file
+                raise ConfigError(f'defines part type {part.type}, which {owner} already '
+                                  'defines; give your part a type name of its own',
+                                  file=str(file), line=part.lines.get(('type',)))
             parts[part.type] = part
         for part in parts.values():
             if not part.shipped:
@@ -170,13 +170,13 @@ class Catalogue:
 def shipped() -> Catalogue:
     """The library in ``urdf/parts`` (cached: it does not change while we run)."""
     folder = paths.parts_dir()
-    index = load_file(folder / "index.yaml").data or []
+    index = load_file(folder / 'index.yaml').data or []
     parts = {}
     for name in index:
-        part = load_part_file(folder / f"{name}.yaml", shipped=True)
+        part = load_part_file(folder / f'{name}.yaml', shipped=True)
         if part.type != name:
-            raise ConfigError(f"declares type {part.type} but index.yaml lists it as {name}",
-                              file=str(folder / f"{name}.yaml"))
+            raise ConfigError(f'declares type {part.type} but index.yaml lists it as {name}',
+                              file=str(folder / f'{name}.yaml'))
         parts[name] = part
     return Catalogue(parts)
 
@@ -190,32 +190,32 @@ def load_part_file(path: Path, shipped: bool) -> PartType:
     doc = load_file(path)
     check_part(doc)
     data = doc.data
-    base = paths.PACKAGE_URI + "meshes/" if shipped else f"file://{path.absolute().parent}/"
+    base = paths.PACKAGE_URI + 'meshes/' if shipped else f'file://{path.absolute().parent}/'
     if not shipped:
         _check_meshes_exist(doc, path)
-    return PartType(type=data["type"], data=data, file=path, mesh_base=base, shipped=shipped,
+    return PartType(type=data['type'], data=data, file=path, mesh_base=base, shipped=shipped,
                     lines=doc.lines)
 
 
 def _check_meshes_exist(doc, path: Path) -> None:
     """A user part's meshes (paths relative to its file) are there: a missing one would
     only show as an empty link in RViz and Gazebo."""
-    for section in ("visual", "collision"):
+    for section in ('visual', 'collision'):
         for index, item in enumerate(doc.data.get(section) or []):
-            mesh = item.get("mesh")
-            if mesh and "://" not in mesh and not (path.absolute().parent / mesh).is_file():
-                raise doc.error((section, index, "mesh"), f"mesh {mesh} not found (looked for "
-                                f"{path.absolute().parent / mesh}); mesh paths are relative "
+            mesh = item.get('mesh')
+            if mesh and '://' not in mesh and not (path.absolute().parent / mesh).is_file():
+                raise doc.error((section, index, 'mesh'), f'mesh {mesh} not found (looked for '
+                                f'{path.absolute().parent / mesh}); mesh paths are relative '
                                 "to the part file's folder")
 
 
 def _check_slot_types(part: PartType, parts: dict) -> None:
     """A user part's slots accept and default to part types that exist."""
-    for name, slot in (part.data.get("slots") or {}).items():
-        for key in ("accepts", "default"):
+    for name, slot in (part.data.get('slots') or {}).items():
+        for key in ('accepts', 'default'):
             named = slot.get(key) or []
             for type_name in [named] if isinstance(named, str) else named:
-                if type_name != "none" and type_name not in parts:
-                    raise ConfigError(f"slot {name}: {key} names unknown part type "
+                if type_name != 'none' and type_name not in parts:
+                    raise ConfigError(f'slot {name}: {key} names unknown part type '
                                       f"{type_name!r}; known types: {', '.join(sorted(parts))}",
-                                      file=str(part.file), line=part.lines.get(("slots", name, key)))
+                                      file=str(part.file), line=part.lines.get(('slots', name, key)))

@@ -16,8 +16,8 @@ never a traceback, and a failing command writes nothing.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+import sys
 
 from .errors import BlueRoboticsPartsError
 
@@ -43,7 +43,7 @@ def cmd_urdf(args) -> int:
     resolved = resolve_config(args.config, name=args.name)
     if args.output:
         write_text_atomically(Path(args.output), resolved.urdf)
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(f'wrote {args.output}', file=sys.stderr)
     else:
         sys.stdout.write(resolved.urdf)
     return EXIT_OK
@@ -93,27 +93,27 @@ def cmd_verify(args) -> int:
     from .export import verify
 
     identity = verify(Path(args.directory), expect=args.expect)
-    print(f"ok: {args.directory}")
-    print(f"identity: {identity}")
+    print(f'ok: {args.directory}')
+    print(f'identity: {identity}')
     return EXIT_OK
 
 
 def _read_text(path: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding='utf-8')
     except OSError as error:
-        raise BlueRoboticsPartsError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise BlueRoboticsPartsError(f'{path}: cannot read: {error.strerror or error}') from None
     except UnicodeDecodeError:
-        raise BlueRoboticsPartsError(f"{path}: cannot read: not UTF-8 text (is it a URDF?)") \
+        raise BlueRoboticsPartsError(f'{path}: cannot read: not UTF-8 text (is it a URDF?)') \
             from None
 
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
-        prog="bluerobotics-parts",
-        description="Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, "
-                    "bridge, export.")
-    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+        prog='bluerobotics-parts',
+        description='Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, '
+                    'bridge, export.')
+    commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     def command(name, handler, help_text):
         sub = commands.add_parser(name, help=help_text, description=help_text)
@@ -121,54 +121,54 @@ def parser() -> argparse.ArgumentParser:
         return sub
 
     def gz_version(sub):
-        sub.add_argument("--gz-version", default="harmonic",
-                         help="Gazebo release the SDF extensions target: harmonic (default), "
-                              "ionic, jetty")
+        sub.add_argument('--gz-version', default='harmonic',
+                         help='Gazebo release the SDF extensions target: harmonic (default), '
+                              'ionic, jetty')
 
     def vehicle_name(sub):
-        sub.add_argument("--name", help="vehicle name (namespace, Gazebo model name); "
+        sub.add_argument('--name', help='vehicle name (namespace, Gazebo model name); '
                          "overrides the config's name:")
 
-    sub = command("parts", cmd_parts, "list the part catalogue: types, slots, defaults")
-    sub.add_argument("--part-file", action="append", metavar="FILE",
-                     help="also list the part defined in FILE (repeatable)")
+    sub = command('parts', cmd_parts, 'list the part catalogue: types, slots, defaults')
+    sub.add_argument('--part-file', action='append', metavar='FILE',
+                     help='also list the part defined in FILE (repeatable)')
 
-    sub = command("urdf", cmd_urdf, "resolve and check a config; print the URDF")
-    sub.add_argument("config", type=_config_arg, help="config YAML (empty = default BlueBoat)")
-    sub.add_argument("-o", "--output", help="write the URDF to this file instead of stdout")
+    sub = command('urdf', cmd_urdf, 'resolve and check a config; print the URDF')
+    sub.add_argument('config', type=_config_arg, help='config YAML (empty = default BlueBoat)')
+    sub.add_argument('-o', '--output', help='write the URDF to this file instead of stdout')
     vehicle_name(sub)
 
-    sub = command("tree", cmd_tree, "print the resolved assembly as an indented tree")
-    sub.add_argument("config", type=_config_arg)
+    sub = command('tree', cmd_tree, 'print the resolved assembly as an indented tree')
+    sub.add_argument('config', type=_config_arg)
     vehicle_name(sub)
 
-    sub = command("check", cmd_check, "check a config against a URDF resolved from it")
-    sub.add_argument("config", type=_config_arg)
-    sub.add_argument("urdf", type=Path)
+    sub = command('check', cmd_check, 'check a config against a URDF resolved from it')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('urdf', type=Path)
 
-    sub = command("build", cmd_build, "resolve, check, compose for Gazebo and write "
-                  "robot_description.urdf and bridge.yaml")
-    sub.add_argument("config", type=_config_arg)
-    sub.add_argument("--output", "-o", required=True, metavar="DIR",
-                     help="folder for the artefacts (created; files replaced only on success)")
-    vehicle_name(sub)
-    gz_version(sub)
-
-    sub = command("bridge", cmd_bridge, "print the ros_gz_bridge YAML for a resolved URDF")
-    sub.add_argument("urdf", help="a URDF resolved by bluerobotics_parts (with its manifest)")
-    vehicle_name(sub)
-
-    sub = command("export", cmd_export, "write a self-contained description folder with its "
-                  "identity")
-    sub.add_argument("config", type=_config_arg)
-    sub.add_argument("directory")
+    sub = command('build', cmd_build, 'resolve, check, compose for Gazebo and write '
+                  'robot_description.urdf and bridge.yaml')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('--output', '-o', required=True, metavar='DIR',
+                     help='folder for the artefacts (created; files replaced only on success)')
     vehicle_name(sub)
     gz_version(sub)
 
-    sub = command("verify", cmd_verify, "re-check an exported description; print its identity")
-    sub.add_argument("directory")
-    sub.add_argument("--expect", metavar="IDENTITY",
-                     help="fail unless the identity is this (sha256:...)")
+    sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
+    sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')
+    vehicle_name(sub)
+
+    sub = command('export', cmd_export, 'write a self-contained description folder with its '
+                  'identity')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('directory')
+    vehicle_name(sub)
+    gz_version(sub)
+
+    sub = command('verify', cmd_verify, 're-check an exported description; print its identity')
+    sub.add_argument('directory')
+    sub.add_argument('--expect', metavar='IDENTITY',
+                     help='fail unless the identity is this (sha256:...)')
     return top
 
 
@@ -178,11 +178,11 @@ def main(argv=None) -> int:
         return args.handler(args)
     except BlueRoboticsPartsError as error:
         for line in str(error).splitlines() or [type(error).__name__]:
-            print(f"error: {line}", file=sys.stderr)
+            print(f'error: {line}', file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main())

@@ -19,8 +19,8 @@ Values beyond ``range_max`` count as no detection, whatever the simulator wrote 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+import math
 
 from .errors import BlueRoboticsPartsError
 
@@ -66,21 +66,21 @@ class RangeSpec:
     max_range: float
 
     def __post_init__(self):
-        values = {"field_of_view": self.field_of_view, "min_range": self.min_range,
-                  "max_range": self.max_range}
+        values = {'field_of_view': self.field_of_view, 'min_range': self.min_range,
+                  'max_range': self.max_range}
         for key, value in values.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not math.isfinite(value):
-                raise EchosounderError(f"echosounder {key} must be a finite number, got {value!r}")
+                raise EchosounderError(f'echosounder {key} must be a finite number, got {value!r}')
         if not 0 < self.field_of_view <= math.pi:
-            raise EchosounderError(f"echosounder field_of_view must be in (0, pi] rad (the full "
-                                   f"opening angle of the beam), got {self.field_of_view!r}")
+            raise EchosounderError(f'echosounder field_of_view must be in (0, pi] rad (the full '
+                                   f'opening angle of the beam), got {self.field_of_view!r}')
         if not 0 <= self.min_range < self.max_range:
-            raise EchosounderError(f"echosounder min_range ({self.min_range!r}) must be >= 0 and "
-                                   f"below max_range ({self.max_range!r})")
+            raise EchosounderError(f'echosounder min_range ({self.min_range!r}) must be >= 0 and '
+                                   f'below max_range ({self.max_range!r})')
 
     @classmethod
-    def from_part(cls, echosounder) -> "RangeSpec":
+    def from_part(cls, echosounder) -> 'RangeSpec':
         """From a part's echosounder data (``catalogue.Echosounder``): beam width, range."""
         return cls(field_of_view=echosounder.beam_width, min_range=echosounder.range_min,
                    max_range=echosounder.range_max)
@@ -101,7 +101,7 @@ class RangeReading:
     range: float
 
     @classmethod
-    def from_scan(cls, ranges, spec: RangeSpec) -> "RangeReading | None":
+    def from_scan(cls, ranges, spec: RangeSpec) -> 'RangeReading | None':
         """The Range for one scan's rays, or None when the scan has nothing to report."""
         value = spec.reading(ranges)
         if math.isnan(value):

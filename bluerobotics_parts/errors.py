@@ -7,9 +7,9 @@ from __future__ import annotations
 def located(message: str, file: str | None = None, line: int | None = None) -> str:
     """``file:line: message``, or as much of the location as is known."""
     if file and line:
-        return f"{file}:{line}: {message}"
+        return f'{file}:{line}: {message}'
     if file:
-        return f"{file}: {message}"
+        return f'{file}: {message}'
     return message
 
 
@@ -40,7 +40,7 @@ class AssemblyError(BlueRoboticsPartsError):
 
     def __init__(self, problems):
         self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__('\n'.join(str(p) for p in self.problems))
 
 
 class OutputError(BlueRoboticsPartsError):

@@ -37,8 +37,8 @@ The output is deterministic: blocks in manifest order, numbers printed by ``repr
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+import re
 from xml.etree import ElementTree
 
 from . import topics as topic_names
@@ -48,13 +48,13 @@ from .manifest import Manifest, parse_urdf
 
 SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
 
-THRUSTER = ("gz-sim-thruster-system", "gz::sim::systems::Thruster")
-JOINT_STATE_PUBLISHER = ("gz-sim-joint-state-publisher-system",
-                         "gz::sim::systems::JointStatePublisher")
-ODOMETRY_PUBLISHER = ("gz-sim-odometry-publisher-system", "gz::sim::systems::OdometryPublisher")
-HYDRODYNAMICS = ("gz-sim-hydrodynamics-system", "gz::sim::systems::Hydrodynamics")
+THRUSTER = ('gz-sim-thruster-system', 'gz::sim::systems::Thruster')
+JOINT_STATE_PUBLISHER = ('gz-sim-joint-state-publisher-system',
+                         'gz::sim::systems::JointStatePublisher')
+ODOMETRY_PUBLISHER = ('gz-sim-odometry-publisher-system', 'gz::sim::systems::OdometryPublisher')
+HYDRODYNAMICS = ('gz-sim-hydrodynamics-system', 'gz::sim::systems::Hydrodynamics')
 
-ADDED_MASS_PREFIXES = tuple(f"{force}Dot" for force in "xyzkmn")
+ADDED_MASS_PREFIXES = tuple(f'{force}Dot' for force in 'xyzkmn')
 
 CARRIER_MASS = 1e-5  # kg, given to massless links that carry a moving joint (see above)
 CARRIER_INERTIA = 1e-12  # kg m^2
@@ -72,11 +72,11 @@ class Flavour:
 FLAVOURS = {
     # gz-sensors 8 reads a custom <gz_frame_id>; SDFormat 15 (Ionic) made <frame_id> part of
     # the sensor spec and deprecated the custom element.
-    "harmonic": Flavour("harmonic", "gz_frame_id", "jazzy"),
-    "ionic": Flavour("ionic", "frame_id", "kilted"),
-    "jetty": Flavour("jetty", "frame_id", "lyrical"),
+    'harmonic': Flavour('harmonic', 'gz_frame_id', 'jazzy'),
+    'ionic': Flavour('ionic', 'frame_id', 'kilted'),
+    'jetty': Flavour('jetty', 'frame_id', 'lyrical'),
 }
-DEFAULT_FLAVOUR = "harmonic"
+DEFAULT_FLAVOUR = 'harmonic'
 
 
 def flavour(version: str | None = DEFAULT_FLAVOUR) -> Flavour:
@@ -87,7 +87,7 @@ def flavour(version: str | None = DEFAULT_FLAVOUR) -> Flavour:
     key = version.strip().lower() if isinstance(version, str) else None
     if key not in FLAVOURS:
         raise ConfigError(f"unknown Gazebo release {version!r}; valid: {', '.join(FLAVOURS)} "
-                          f"(default {DEFAULT_FLAVOUR})")
+                          f'(default {DEFAULT_FLAVOUR})')
     return FLAVOURS[key]
 
 
@@ -96,26 +96,26 @@ def compose(urdf_text: str, manifest: Manifest, catalogue: Catalogue, vehicle_na
     """The URDF with the Gazebo extension blocks appended inside ``<robot>``."""
     names = topic_names.vehicle_topics(manifest, catalogue, vehicle_name)
     root = parse_urdf(urdf_text)
-    joints = {j.get("name"): j.get("type") for j in root.findall("joint")}
+    joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints) for t in names.thrusters]
     blocks += [echosounder_block(e, catalogue[e.type].echosounder, flavour)
                for e in names.echosounders]
     blocks += vehicle_blocks(names, catalogue[manifest.base.type].hydrodynamics)
-    end = urdf_text.rfind("</robot>")
+    end = urdf_text.rfind('</robot>')
     if end < 0:
-        raise BlueRoboticsPartsError("the URDF has no closing </robot>: not a resolved URDF")
-    text = "\n".join(_serialise(block) for block in blocks)
-    return with_carrier_masses(urdf_text[:end] + text + "\n" + urdf_text[end:], root)
+        raise BlueRoboticsPartsError('the URDF has no closing </robot>: not a resolved URDF')
+    text = '\n'.join(_serialise(block) for block in blocks)
+    return with_carrier_masses(urdf_text[:end] + text + '\n' + urdf_text[end:], root)
 
 
 def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
     """Give each massless link that is the parent of a moving joint ``CARRIER_MASS``, so the
     URDF-to-SDF conversion lumps it instead of dropping what hangs below it."""
-    carriers = {j.find("parent").get("link") for j in root.findall("joint")
-                if j.get("type") != "fixed" and j.find("parent") is not None}
-    for link in root.findall("link"):
-        name = link.get("name")
-        if name not in carriers or link.find("inertial") is not None:
+    carriers = {j.find('parent').get('link') for j in root.findall('joint')
+                if j.get('type') != 'fixed' and j.find('parent') is not None}
+    for link in root.findall('link'):
+        name = link.get('name')
+        if name not in carriers or link.find('inertial') is not None:
             continue
         massless = re.compile(r'<link name="%s"\s*/>' % re.escape(name))
         inertial = (f'<link name="{name}">\n'
@@ -128,74 +128,74 @@ def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
         urdf_text, count = massless.subn(inertial, urdf_text, count=1)
         if count != 1:
             raise BlueRoboticsPartsError(
-                f"link {name} carries a moving joint but has no mass, and it is not written "
-                "as the resolver writes a slot link; Gazebo would drop it: give it an inertial")
+                f'link {name} carries a moving joint but has no mass, and it is not written '
+                'as the resolver writes a slot link; Gazebo would drop it: give it an inertial')
     return urdf_text
 
 
 def thrust_coefficient(propeller) -> float:
     """The Thruster's signed coefficient (see the module doc): cw -> +Kt, ccw -> -Kt."""
     magnitude = abs(propeller.thrust_coefficient)
-    return magnitude if propeller.rotation == "cw" else -magnitude
+    return magnitude if propeller.rotation == 'cw' else -magnitude
 
 
 def thruster_block(names, propeller, joints: dict) -> ElementTree.Element:
     kind = joints.get(names.joint)
     if kind is None:
-        raise BlueRoboticsPartsError(f"propeller {names.instance} ({names.type}): the URDF has no "
-                                     f"joint {names.joint} for its Thruster system")
-    if kind not in ("continuous", "revolute"):
+        raise BlueRoboticsPartsError(f'propeller {names.instance} ({names.type}): the URDF has no '
+                                     f'joint {names.joint} for its Thruster system')
+    if kind not in ('continuous', 'revolute'):
         raise BlueRoboticsPartsError(
-            f"propeller {names.instance} ({names.type}) hangs on a {kind} joint "
-            f"({names.joint}); its Thruster system needs a joint that turns: fit it in a slot "
+            f'propeller {names.instance} ({names.type}) hangs on a {kind} joint '
+            f'({names.joint}); its Thruster system needs a joint that turns: fit it in a slot '
             "with joint: continuous (the BlueBoat's motor slots, or an ad hoc slot)")
     return _gazebo(_plugin(THRUSTER, [
-        ("namespace", names.namespace),
-        ("joint_name", names.joint),
-        ("topic", names.topic),
-        ("thrust_coefficient", thrust_coefficient(propeller)),
-        ("fluid_density", SEA_WATER_DENSITY),
-        ("propeller_diameter", propeller.diameter),
-        ("max_thrust_cmd", propeller.max_thrust),
-        ("min_thrust_cmd", propeller.min_thrust),
+        ('namespace', names.namespace),
+        ('joint_name', names.joint),
+        ('topic', names.topic),
+        ('thrust_coefficient', thrust_coefficient(propeller)),
+        ('fluid_density', SEA_WATER_DENSITY),
+        ('propeller_diameter', propeller.diameter),
+        ('max_thrust_cmd', propeller.max_thrust),
+        ('min_thrust_cmd', propeller.min_thrust),
     ]))
 
 
 def echosounder_block(names, echo, flavour: Flavour) -> ElementTree.Element:
     """A gpu_lidar at the beam frame: pose zero, so its rays start along the frame's +x."""
     half = echo.beam_width / 2 if echo.samples > 1 else 0.0
-    sensor = ElementTree.Element("sensor", name=names.instance, type="gpu_lidar")
-    _children(sensor, [("pose", "0 0 0 0 0 0"), ("always_on", "true"),
-                       ("update_rate", echo.update_rate), ("visualize", "false"),
-                       ("topic", names.gz_scan_topic), (flavour.sensor_frame_tag, names.frame_id)])
-    lidar = ElementTree.SubElement(sensor, "lidar")
-    horizontal = ElementTree.SubElement(ElementTree.SubElement(lidar, "scan"), "horizontal")
-    _children(horizontal, [("samples", echo.samples), ("resolution", 1),
-                           ("min_angle", -half), ("max_angle", half)])
-    _children(ElementTree.SubElement(lidar, "range"), [("min", echo.range_min),
-                                                        ("max", echo.range_max)])
+    sensor = ElementTree.Element('sensor', name=names.instance, type='gpu_lidar')
+    _children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', 'true'),
+                       ('update_rate', echo.update_rate), ('visualize', 'false'),
+                       ('topic', names.gz_scan_topic), (flavour.sensor_frame_tag, names.frame_id)])
+    lidar = ElementTree.SubElement(sensor, 'lidar')
+    horizontal = ElementTree.SubElement(ElementTree.SubElement(lidar, 'scan'), 'horizontal')
+    _children(horizontal, [('samples', echo.samples), ('resolution', 1),
+                           ('min_angle', -half), ('max_angle', half)])
+    _children(ElementTree.SubElement(lidar, 'range'), [('min', echo.range_min),
+                                                        ('max', echo.range_max)])
     return _gazebo(sensor, reference=names.link)
 
 
 def vehicle_blocks(names, hydrodynamics: dict) -> list:
     """Joint states, odometry and (when the base part has coefficients) hydrodynamics."""
     blocks = [
-        _gazebo(_plugin(JOINT_STATE_PUBLISHER, [("topic", names.gz_joint_state_topic)])),
+        _gazebo(_plugin(JOINT_STATE_PUBLISHER, [('topic', names.gz_joint_state_topic)])),
         _gazebo(_plugin(ODOMETRY_PUBLISHER, [
-            ("odom_topic", names.gz_odometry_topic),
-            ("tf_topic", names.gz_tf_topic),
-            ("odom_frame", names.odom_frame),
-            ("robot_base_frame", names.base_frame),
-            ("dimensions", 3),
+            ('odom_topic', names.gz_odometry_topic),
+            ('tf_topic', names.gz_tf_topic),
+            ('odom_frame', names.odom_frame),
+            ('robot_base_frame', names.base_frame),
+            ('dimensions', 3),
         ])),
     ]
     damping = [(key, value) for key, value in hydrodynamics.items()
                if not key.startswith(ADDED_MASS_PREFIXES)]
     if damping:
         blocks.append(_gazebo(_plugin(HYDRODYNAMICS, [
-            ("link_name", names.root_link),
-            ("water_density", SEA_WATER_DENSITY),
-            ("disable_added_mass", "true"),
+            ('link_name', names.root_link),
+            ('water_density', SEA_WATER_DENSITY),
+            ('disable_added_mass', 'true'),
             *damping,
         ])))
     return blocks
@@ -204,15 +204,15 @@ def vehicle_blocks(names, hydrodynamics: dict) -> list:
 # -- XML -----------------------------------------------------------------------------------------
 
 def _gazebo(child: ElementTree.Element, reference: str | None = None) -> ElementTree.Element:
-    block = ElementTree.Element("gazebo", reference=reference) if reference else \
-        ElementTree.Element("gazebo")
+    block = ElementTree.Element('gazebo', reference=reference) if reference else \
+        ElementTree.Element('gazebo')
     block.append(child)
     return block
 
 
 def _plugin(kind: tuple, parameters: list) -> ElementTree.Element:
     filename, name = kind
-    plugin = ElementTree.Element("plugin", filename=filename, name=name)
+    plugin = ElementTree.Element('plugin', filename=filename, name=name)
     _children(plugin, parameters)
     return plugin
 
@@ -224,12 +224,12 @@ def _children(parent: ElementTree.Element, items: list) -> None:
 
 def _text(value) -> str:
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return 'true' if value else 'false'
     if isinstance(value, float):
         return repr(value)
     return str(value)
 
 
 def _serialise(block: ElementTree.Element) -> str:
-    ElementTree.indent(block, space="  ", level=1)
-    return "  " + ElementTree.tostring(block, encoding="unicode")
+    ElementTree.indent(block, space='  ', level=1)
+    return '  ' + ElementTree.tostring(block, encoding='unicode')

@@ -26,9 +26,9 @@ Reported (all in metres, root link frame):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
+import math
 
 from . import kinematics
 from .errors import BlueRoboticsPartsError
@@ -97,24 +97,24 @@ def flotation(urdf: str, mass: float | None = None,
     poses = kinematics.link_poses(vehicle)
     shapes = collision_shapes(urdf, poses)
     if not shapes:
-        raise HydrostaticsError("the vehicle has no collision geometry: nothing displaces "
-                                "water, so it cannot float")
+        raise HydrostaticsError('the vehicle has no collision geometry: nothing displaces '
+                                'water, so it cannot float')
     mass = vehicle.total_mass if mass is None else float(mass)
     if mass <= 0:
-        raise HydrostaticsError(f"mass must be positive to float the vehicle, got {mass} kg")
+        raise HydrostaticsError(f'mass must be positive to float the vehicle, got {mass} kg')
     hull = [s for s in shapes if s.link == vehicle.root_link]
     if not hull:
-        raise HydrostaticsError(f"the root link {vehicle.root_link} has no collision geometry: "
-                                "there is no hull to measure drafts from")
+        raise HydrostaticsError(f'the root link {vehicle.root_link} has no collision geometry: '
+                                'there is no hull to measure drafts from')
     low = min(extent(s)[0] for s in shapes)
     high = max(extent(s)[1] for s in shapes)
     target = mass / water_density
     capacity = displaced_volume(shapes, high)
     if capacity < target:
         raise HydrostaticsError(
-            f"the vehicle sinks: {mass:.2f} kg needs {target:.4f} m^3 of displaced water, but "
-            f"all its collision geometry holds {capacity:.4f} m^3 "
-            f"({capacity * water_density:.2f} kg at {water_density:g} kg/m^3)")
+            f'the vehicle sinks: {mass:.2f} kg needs {target:.4f} m^3 of displaced water, but '
+            f'all its collision geometry holds {capacity:.4f} m^3 '
+            f'({capacity * water_density:.2f} kg at {water_density:g} kg/m^3)')
     while high - low > _TOLERANCE:
         middle = 0.5 * (low + high)
         if displaced_volume(shapes, middle) < target:
@@ -131,29 +131,29 @@ def flotation(urdf: str, mass: float | None = None,
 def collision_shapes(urdf: str, poses: dict) -> list:
     """Every ``<collision>`` of every link, placed in the root frame."""
     shapes = []
-    for link in parse_urdf(urdf).findall("link"):
-        name = link.get("name")
-        for index, collision in enumerate(link.findall("collision")):
-            origin = collision.find("origin")
-            where = f"link {name}, collision origin"
-            local = kinematics.Pose.from_xyz_rpy(floats(origin, "xyz", 3, where),
-                                                 floats(origin, "rpy", 3, where))
+    for link in parse_urdf(urdf).findall('link'):
+        name = link.get('name')
+        for index, collision in enumerate(link.findall('collision')):
+            origin = collision.find('origin')
+            where = f'link {name}, collision origin'
+            local = kinematics.Pose.from_xyz_rpy(floats(origin, 'xyz', 3, where),
+                                                 floats(origin, 'rpy', 3, where))
             pose = poses[name].compose(local)
-            geometry = collision.find("geometry")
+            geometry = collision.find('geometry')
             shape = geometry[0] if geometry is not None and len(geometry) else None
-            what = f"link {name}, collision #{index + 1}"
+            what = f'link {name}, collision #{index + 1}'
             if shape is None:
-                raise HydrostaticsError(f"{what} has no geometry")
-            if shape.tag == "box":
-                shapes.append(Box(_sizes(shape, "size", 3, what), pose, name))
-            elif shape.tag == "cylinder":
-                shapes.append(Cylinder(_sizes(shape, "radius", 1, what)[0],
-                                       _sizes(shape, "length", 1, what)[0], pose, name))
-            elif shape.tag == "sphere":
-                shapes.append(Sphere(_sizes(shape, "radius", 1, what)[0], pose, name))
+                raise HydrostaticsError(f'{what} has no geometry')
+            if shape.tag == 'box':
+                shapes.append(Box(_sizes(shape, 'size', 3, what), pose, name))
+            elif shape.tag == 'cylinder':
+                shapes.append(Cylinder(_sizes(shape, 'radius', 1, what)[0],
+                                       _sizes(shape, 'length', 1, what)[0], pose, name))
+            elif shape.tag == 'sphere':
+                shapes.append(Sphere(_sizes(shape, 'radius', 1, what)[0], pose, name))
             else:
                 raise HydrostaticsError(
-                    f"{what} is a {shape.tag}: the hydrostatic check measures only box, "
+                    f'{what} is a {shape.tag}: the hydrostatic check measures only box, '
                     "cylinder and sphere collisions (a mesh's volume needs a closed mesh); "
                     "approximate it with those shapes, as Gazebo's buoyancy also needs")
     return shapes
@@ -338,10 +338,10 @@ def _gauss_legendre(count: int) -> tuple:
 
 def _sizes(element, attribute: str, count: int, what: str) -> tuple:
     try:
-        values = tuple(float(v) for v in element.get(attribute, "").split())
+        values = tuple(float(v) for v in element.get(attribute, '').split())
     except ValueError:
         values = ()
     if len(values) != count or not all(math.isfinite(v) and v > 0 for v in values):
-        raise HydrostaticsError(f"{what}: {element.tag} {attribute}="
-                                f"{element.get(attribute)!r} is not {count} positive number(s)")
+        raise HydrostaticsError(f'{what}: {element.tag} {attribute}='
+                                f'{element.get(attribute)!r} is not {count} positive number(s)')
     return values

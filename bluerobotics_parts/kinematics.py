@@ -12,8 +12,8 @@ pose rules, in plain Python (no numpy at run time):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+import math
 
 IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
@@ -62,10 +62,10 @@ class Pose:
     translation: tuple = (0.0, 0.0, 0.0)
 
     @classmethod
-    def from_xyz_rpy(cls, xyz=(0.0, 0.0, 0.0), rpy=(0.0, 0.0, 0.0)) -> "Pose":
+    def from_xyz_rpy(cls, xyz=(0.0, 0.0, 0.0), rpy=(0.0, 0.0, 0.0)) -> 'Pose':
         return cls(rpy_matrix(rpy), tuple(float(v) for v in xyz))
 
-    def compose(self, other: "Pose") -> "Pose":
+    def compose(self, other: 'Pose') -> 'Pose':
         """``self`` then ``other``: the pose of other's frame when other is given in ours."""
         return Pose(multiply(self.rotation, other.rotation), self.apply(other.translation))
 
@@ -74,7 +74,7 @@ class Pose:
         moved = rotate(self.rotation, point)
         return tuple(moved[i] + self.translation[i] for i in range(3))
 
-    def inverse(self) -> "Pose":
+    def inverse(self) -> 'Pose':
         back = transpose(self.rotation)
         return Pose(back, tuple(-v for v in rotate(back, self.translation)))
 

@@ -32,4 +32,4 @@ def planned(make_plan, *args):
     try:
         return make_plan(*args)
     except BlueRoboticsPartsError as error:
-        raise RuntimeError(f"bluerobotics_parts: {error}") from None
+        raise RuntimeError(f'bluerobotics_parts: {error}') from None

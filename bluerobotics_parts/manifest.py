@@ -29,8 +29,8 @@ class PartRecord:
     type: str
     name: str
     parent: str  # the parent link; "" for the base
-    of: str = ""  # carrying instance, for a slot's occupant
-    slot: str = ""  # the slot it fills, for a slot's occupant
+    of: str = ''  # carrying instance, for a slot's occupant
+    slot: str = ''  # the slot it fills, for a slot's occupant
 
     @property
     def is_base(self) -> bool:
@@ -84,9 +84,9 @@ def parse_urdf(urdf: str | bytes) -> ElementTree.Element:
     try:
         root = ElementTree.fromstring(urdf.encode() if isinstance(urdf, str) else urdf)
     except ElementTree.ParseError as error:
-        raise ManifestError(f"not well-formed XML: {error}") from None
-    if root.tag != "robot":
-        raise ManifestError(f"not a URDF: the root element is <{root.tag}>, not <robot>")
+        raise ManifestError(f'not well-formed XML: {error}') from None
+    if root.tag != 'robot':
+        raise ManifestError(f'not a URDF: the root element is <{root.tag}>, not <robot>')
     return root
 
 
@@ -104,18 +104,18 @@ def read(urdf: str | bytes | ElementTree.Element) -> Manifest:
             found.append(element.attrib)
         return found
 
-    parts = tuple(PartRecord(a["type"], a["name"], a.get("parent", ""), a.get("of", ""),
-                             a.get("slot", "")) for a in records("assembly_part", ("type", "name", "parent")))
+    parts = tuple(PartRecord(a['type'], a['name'], a.get('parent', ''), a.get('of', ''),
+                             a.get('slot', '')) for a in records('assembly_part', ('type', 'name', 'parent')))
     if not parts:
-        raise ManifestError("the URDF has no <assembly_part> records: it was not resolved by "
-                            "bluerobotics_parts (urdf/assembly.xacro)")
+        raise ManifestError('the URDF has no <assembly_part> records: it was not resolved by '
+                            'bluerobotics_parts (urdf/assembly.xacro)')
     if not parts[0].is_base:
-        raise ManifestError(f"the first <assembly_part> ({parts[0].name}) is not the base "
-                            "(it has a parent)")
-    slots = tuple(SlotRecord(a["of"], a["name"], a["link"])
-                  for a in records("assembly_slot", ("of", "name", "link")))
-    frames = tuple(FrameRecord(a["of"], a["name"], a["link"])
-                   for a in records("assembly_frame", ("of", "name", "link")))
-    part_files = tuple((a["type"], Path(a["path"]))
-                       for a in records("assembly_part_file", ("type", "path")))
-    return Manifest(root.get("name", ""), parts, slots, frames, part_files)
+        raise ManifestError(f'the first <assembly_part> ({parts[0].name}) is not the base '
+                            '(it has a parent)')
+    slots = tuple(SlotRecord(a['of'], a['name'], a['link'])
+                  for a in records('assembly_slot', ('of', 'name', 'link')))
+    frames = tuple(FrameRecord(a['of'], a['name'], a['link'])
+                   for a in records('assembly_frame', ('of', 'name', 'link')))
+    part_files = tuple((a['type'], Path(a['path']))
+                       for a in records('assembly_part_file', ('type', 'path')))
+    return Manifest(root.get('name', ''), parts, slots, frames, part_files)

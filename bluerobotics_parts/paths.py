@@ -7,19 +7,19 @@ has them beside this package. One lookup serves all three, so nothing else cares
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
+import os
 from pathlib import Path
 
-PACKAGE = "bluerobotics_parts"
-PACKAGE_URI = f"package://{PACKAGE}/"
+PACKAGE = 'bluerobotics_parts'
+PACKAGE_URI = f'package://{PACKAGE}/'
 
 #: Set this to a share directory to override the lookup (e.g. a development copy).
-SHARE_ENV = "BLUEROBOTICS_PARTS_SHARE"
+SHARE_ENV = 'BLUEROBOTICS_PARTS_SHARE'
 
 
 def _is_share(path: Path) -> bool:
-    return (path / "urdf" / "assembly.xacro").is_file()
+    return (path / 'urdf' / 'assembly.xacro').is_file()
 
 
 @lru_cache(maxsize=None)
@@ -29,12 +29,12 @@ def share_dir() -> Path:
     if override:
         path = Path(override)
         if not _is_share(path):
-            raise FileNotFoundError(f"{SHARE_ENV}={override} has no urdf/assembly.xacro")
+            raise FileNotFoundError(f'{SHARE_ENV}={override} has no urdf/assembly.xacro')
         return path.resolve()
     here = Path(__file__).resolve().parent
     candidates = [here.parent]  # source checkout or editable install
     # <prefix>/lib/pythonX.Y/site-packages/bluerobotics_parts -> <prefix>/share/bluerobotics_parts
-    candidates += [parent / "share" / PACKAGE for parent in here.parents[1:5]]
+    candidates += [parent / 'share' / PACKAGE for parent in here.parents[1:5]]
     try:  # a ROS workspace: ament knows the prefix
         from ament_index_python.packages import get_package_share_directory
 
@@ -44,36 +44,36 @@ def share_dir() -> Path:
     for path in candidates:
         if _is_share(path):
             return path.resolve()
-    searched = ", ".join(str(p) for p in candidates)
+    searched = ', '.join(str(p) for p in candidates)
     raise FileNotFoundError(
-        f"cannot find the {PACKAGE} data (urdf/assembly.xacro); searched {searched}; "
-        f"set {SHARE_ENV} to the folder that holds urdf/, meshes/ and config/"
+        f'cannot find the {PACKAGE} data (urdf/assembly.xacro); searched {searched}; '
+        f'set {SHARE_ENV} to the folder that holds urdf/, meshes/ and config/'
     )
 
 
 def assembly_xacro() -> Path:
-    return share_dir() / "urdf" / "assembly.xacro"
+    return share_dir() / 'urdf' / 'assembly.xacro'
 
 
 def parts_dir() -> Path:
-    return share_dir() / "urdf" / "parts"
+    return share_dir() / 'urdf' / 'parts'
 
 
 def meshes_dir() -> Path:
-    return share_dir() / "meshes"
+    return share_dir() / 'meshes'
 
 
 def config_dir() -> Path:
-    return share_dir() / "config"
+    return share_dir() / 'config'
 
 
 def default_config() -> Path:
     """The shipped BlueBoat config (configures nothing: every slot keeps its default)."""
-    return config_dir() / "blueboat.yaml"
+    return config_dir() / 'blueboat.yaml'
 
 
 def default_world() -> Path:
-    return config_dir() / "worlds" / "water.sdf"
+    return config_dir() / 'worlds' / 'water.sdf'
 
 
 def resolve_uri(uri: str, base: Path | None = None) -> Path | None:
@@ -84,8 +84,8 @@ def resolve_uri(uri: str, base: Path | None = None) -> Path | None:
     """
     if uri.startswith(PACKAGE_URI):
         return share_dir() / uri[len(PACKAGE_URI):]
-    if uri.startswith("file://"):
-        return Path(uri[len("file://"):])
-    if "://" in uri:
+    if uri.startswith('file://'):
+        return Path(uri[len('file://'):])
+    if '://' in uri:
         return None
     return (base or Path.cwd()) / uri

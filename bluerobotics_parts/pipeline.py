@@ -7,11 +7,11 @@ key), then the user's part files, then the xacro expansion, then the manifest ch
 
 from __future__ import annotations
 
-import re
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+import re
+import tempfile
 
 import yaml
 
@@ -44,7 +44,7 @@ def check_vehicle_name(name: str) -> str:
     """``name`` if it can be a vehicle name (ROS namespace, TF prefix, Gazebo model name)."""
     problem = name_problem(name)
     if problem:
-        raise ConfigError(f"vehicle name {name!r} cannot be a ROS namespace: {problem}")
+        raise ConfigError(f'vehicle name {name!r} cannot be a ROS namespace: {problem}')
     return name
 
 
@@ -79,20 +79,20 @@ def _config_file(config: Config):
         yield Path(config.file)
         return
     data = dict(config.data)
-    if data.get("part_files"):
-        data["part_files"] = [str(p) for p in config.part_files]
-    with tempfile.TemporaryDirectory(prefix="bluerobotics_parts_") as folder:
-        path = Path(folder) / "config.yaml"
-        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    if data.get('part_files'):
+        data['part_files'] = [str(p) for p in config.part_files]
+    with tempfile.TemporaryDirectory(prefix='bluerobotics_parts_') as folder:
+        path = Path(folder) / 'config.yaml'
+        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding='utf-8')
         yield path
 
 
-_ENTRY = re.compile(r"\b(parts|slots) entry #(\d+)")
+_ENTRY = re.compile(r'\b(parts|slots) entry #(\d+)')
 
 
 def _located(config: Config, error: ResolveError) -> ConfigError:
     """Point a resolver message at the config line of the entry it names."""
     match = _ENTRY.search(error.message)
     line = config.line((match.group(1), int(match.group(2)) - 1)) if match else None
-    file = None if config.file.startswith("<") else config.file
+    file = None if config.file.startswith('<') else config.file
     return ResolveError(error.message, file=file, line=line)

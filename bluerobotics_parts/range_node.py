@@ -21,14 +21,14 @@ import sys
 
 from .echosounder import EchosounderError, RangeReading, RangeSpec
 
-NODE_NAME = "scan_to_range"
+NODE_NAME = 'scan_to_range'
 PARAMETERS = {  # name -> default; the launch plan sets all of them
-    "scan_topic": "scan",
-    "range_topic": "range",
-    "frame_id": "",
-    "field_of_view": 0.0,
-    "min_range": 0.0,
-    "max_range": 0.0,
+    'scan_topic': 'scan',
+    'range_topic': 'range',
+    'frame_id': '',
+    'field_of_view': 0.0,
+    'min_range': 0.0,
+    'max_range': 0.0,
 }
 
 
@@ -36,7 +36,7 @@ def make_node(parameter_overrides=()):
     """The rclpy node (rclpy must be initialised); ``parameter_overrides`` (rclpy Parameters)
     stand in for --ros-args. Raises EchosounderError for parameters that describe no ranger."""
     from rclpy.node import Node
-    from rclpy.qos import QoSProfile, qos_profile_sensor_data
+    from rclpy.qos import qos_profile_sensor_data, QoSProfile
     from sensor_msgs.msg import LaserScan, Range
 
     class ScanToRange(Node):
@@ -45,26 +45,26 @@ def make_node(parameter_overrides=()):
             for name, default in PARAMETERS.items():
                 self.declare_parameter(name, default)
             value = lambda name: self.get_parameter(name).value  # noqa: E731
-            self.spec = RangeSpec(field_of_view=float(value("field_of_view")),
-                                  min_range=float(value("min_range")),
-                                  max_range=float(value("max_range")))
-            self.frame_id = str(value("frame_id"))
+            self.spec = RangeSpec(field_of_view=float(value('field_of_view')),
+                                  min_range=float(value('min_range')),
+                                  max_range=float(value('max_range')))
+            self.frame_id = str(value('frame_id'))
             # Sensor-data QoS takes the bridge's reliable stream as well as a best-effort one;
             # the Range goes out reliable so RViz's default subscription matches it.
-            self.publisher = self.create_publisher(Range, str(value("range_topic")),
+            self.publisher = self.create_publisher(Range, str(value('range_topic')),
                                                    QoSProfile(depth=10))
             self.subscription = self.create_subscription(
-                LaserScan, str(value("scan_topic")), self.on_scan, qos_profile_sensor_data)
+                LaserScan, str(value('scan_topic')), self.on_scan, qos_profile_sensor_data)
             self.get_logger().info(
-                f"{self.subscription.topic_name} (LaserScan) -> {self.publisher.topic_name} "
+                f'{self.subscription.topic_name} (LaserScan) -> {self.publisher.topic_name} '
                 f"(Range, frame {self.frame_id or 'of the scan'}, field of view "
-                f"{self.spec.field_of_view:.3f} rad, "
-                f"{self.spec.min_range}-{self.spec.max_range} m)")
+                f'{self.spec.field_of_view:.3f} rad, '
+                f'{self.spec.min_range}-{self.spec.max_range} m)')
 
         def on_scan(self, scan: LaserScan) -> None:
             reading = RangeReading.from_scan(scan.ranges, self.spec)
             if reading is None:
-                self.get_logger().warning("scan without a usable ray (empty or all NaN): no Range",
+                self.get_logger().warning('scan without a usable ray (empty or all NaN): no Range',
                                        throttle_duration_sec=5.0)
                 return
             message = Range()
@@ -86,15 +86,15 @@ def main(argv=None) -> int:
         import rclpy
         from rclpy.executors import ExternalShutdownException
     except ImportError as error:
-        print(f"scan_to_range needs ROS 2 (rclpy and sensor_msgs): {error}. Source your ROS 2 "
+        print(f'scan_to_range needs ROS 2 (rclpy and sensor_msgs): {error}. Source your ROS 2 '
               "setup (e.g. /opt/ros/jazzy/setup.bash) and the workspace's install/setup.bash, "
-              "then run it with ros2 run bluerobotics_parts scan_to_range.", file=sys.stderr)
+              'then run it with ros2 run bluerobotics_parts scan_to_range.', file=sys.stderr)
         return 1
     rclpy.init(args=sys.argv if argv is None else argv)
     try:
         node = make_node()
     except EchosounderError as error:
-        print(f"scan_to_range: {error}", file=sys.stderr)
+        print(f'scan_to_range: {error}', file=sys.stderr)
         rclpy.try_shutdown()
         return 1
     try:
@@ -107,5 +107,5 @@ def main(argv=None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main())

@@ -11,19 +11,19 @@ def catalogue_text(catalogue: Catalogue) -> str:
     lines = []
     for name in catalogue:
         part = catalogue[name]
-        origin = "" if part.shipped else f"  [from {part.file}]"
-        lines.append(f"{name}  ({part.mass:g} kg){origin}")
+        origin = '' if part.shipped else f'  [from {part.file}]'
+        lines.append(f'{name}  ({part.mass:g} kg){origin}')
         if part.description:
-            lines.append(f"    {part.description}")
+            lines.append(f'    {part.description}')
         for slot in part.slots.values():
-            extras = [f"joint {slot.joint}"] if slot.joint != "fixed" else []
-            extras += ["no collision"] if not slot.collision else []
-            suffix = f"  ({', '.join(extras)})" if extras else ""
+            extras = [f'joint {slot.joint}'] if slot.joint != 'fixed' else []
+            extras += ['no collision'] if not slot.collision else []
+            suffix = f"  ({', '.join(extras)})" if extras else ''
             lines.append(f"    slot {slot.name}: accepts {', '.join(slot.accepts) or 'nothing'}; "
-                         f"default {slot.default}{suffix}")
+                         f'default {slot.default}{suffix}')
         for frame in part.frames:
-            lines.append(f"    frame {frame}")
-    return "\n".join(lines) + "\n"
+            lines.append(f'    frame {frame}')
+    return '\n'.join(lines) + '\n'
 
 
 def tree_text(manifest: Manifest) -> str:
@@ -32,18 +32,18 @@ def tree_text(manifest: Manifest) -> str:
     lines = []
 
     def instance(part, indent, via):
-        lines.append(f"{indent}{via}{part.name} ({part.type})")
-        child_indent = indent + "    "
+        lines.append(f'{indent}{via}{part.name} ({part.type})')
+        child_indent = indent + '    '
         for slot in manifest.slots_of(part.name):
             occupant = manifest.occupant(part.name, slot.name)
             if occupant is None:
-                lines.append(f"{child_indent}[{slot.name}] (empty)")
+                lines.append(f'{child_indent}[{slot.name}] (empty)')
             else:
-                instance(occupant, child_indent, f"[{slot.name}] ")
+                instance(occupant, child_indent, f'[{slot.name}] ')
         for frame in manifest.frames_of(part.name):
-            lines.append(f"{child_indent}<frame {frame.name}>")
+            lines.append(f'{child_indent}<frame {frame.name}>')
         for placed in placements.get(part.name, []):
-            instance(placed, child_indent, f"placed on {placed.parent}: ")
+            instance(placed, child_indent, f'placed on {placed.parent}: ')
 
     # Free placements hang under the instance owning their parent link.
     owner = {p.name: p.name for p in manifest.parts}
@@ -53,6 +53,6 @@ def tree_text(manifest: Manifest) -> str:
     for part in manifest.parts:
         if part.is_placement:
             placements.setdefault(owner.get(part.parent, manifest.base.name), []).append(part)
-    lines.append(f"vehicle {manifest.robot_name}")
-    instance(manifest.base, "", "")
-    return "\n".join(lines) + "\n"
+    lines.append(f'vehicle {manifest.robot_name}')
+    instance(manifest.base, '', '')
+    return '\n'.join(lines) + '\n'

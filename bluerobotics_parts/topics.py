@@ -29,7 +29,7 @@ from .errors import BlueRoboticsPartsError
 from .manifest import Manifest
 from .pipeline import check_vehicle_name
 
-CLOCK_TOPIC = "/clock"
+CLOCK_TOPIC = '/clock'
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class VehicleTopics:
 
 
 def frame_id(name: str, link: str) -> str:
-    return f"{name}/{link}"
+    return f'{name}/{link}'
 
 
 def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
@@ -90,40 +90,40 @@ def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
         if data.propeller is not None:
             if part.is_base:
                 raise BlueRoboticsPartsError(
-                    f"the base part {part.name} ({part.type}) is a propeller: a thruster needs a "
-                    "joint to spin, so fit it in a continuous slot")
-            topic = f"{part.name}/thrust"
-            gz_topic = f"/{name}/{topic}"
-            thrusters.append(ThrusterTopics(part.name, part.type, f"{part.name}_joint", name,
+                    f'the base part {part.name} ({part.type}) is a propeller: a thruster needs a '
+                    'joint to spin, so fit it in a continuous slot')
+            topic = f'{part.name}/thrust'
+            gz_topic = f'/{name}/{topic}'
+            thrusters.append(ThrusterTopics(part.name, part.type, f'{part.name}_joint', name,
                                             topic, gz_topic, gz_topic))
         echo = data.echosounder
         if echo is not None:
             link = next((f.link for f in manifest.frames_of(part.name) if f.name == echo.frame),
                         None)
             if link is None:
-                recorded = ", ".join(f.name for f in manifest.frames_of(part.name)) or "none"
+                recorded = ', '.join(f.name for f in manifest.frames_of(part.name)) or 'none'
                 raise BlueRoboticsPartsError(
-                    f"echosounder {part.name} ({part.type}) has its beam on frame "
-                    f"{echo.frame!r}, but the URDF records no such frame of {part.name}; "
-                    f"recorded: {recorded}")
-            scan = f"/{name}/{part.name}/scan"
+                    f'echosounder {part.name} ({part.type}) has its beam on frame '
+                    f'{echo.frame!r}, but the URDF records no such frame of {part.name}; '
+                    f'recorded: {recorded}')
+            scan = f'/{name}/{part.name}/scan'
             echosounders.append(EchosounderTopics(part.name, part.type, link,
                                                   frame_id(name, link), scan, scan,
-                                                  f"/{name}/{part.name}/range"))
+                                                  f'/{name}/{part.name}/range'))
     root = manifest.base.name
     return VehicleTopics(
         name=name, root_link=root, thrusters=tuple(thrusters), echosounders=tuple(echosounders),
-        gz_joint_state_topic=f"/model/{name}/joint_state",
-        ros_joint_state_topic=f"/{name}/joint_states",
-        gz_odometry_topic=f"/model/{name}/odometry",
-        ros_odometry_topic=f"/{name}/odometry",
-        gz_tf_topic=f"/model/{name}/tf", ros_tf_topic="/tf",
-        odom_frame=frame_id(name, "odom"), base_frame=frame_id(name, root))
+        gz_joint_state_topic=f'/model/{name}/joint_state',
+        ros_joint_state_topic=f'/{name}/joint_states',
+        gz_odometry_topic=f'/model/{name}/odometry',
+        ros_odometry_topic=f'/{name}/odometry',
+        gz_tf_topic=f'/model/{name}/tf', ros_tf_topic='/tf',
+        odom_frame=frame_id(name, 'odom'), base_frame=frame_id(name, root))
 
 
 def _part_type(catalogue: Catalogue, part):
     if part.type not in catalogue:
         raise BlueRoboticsPartsError(
-            f"part {part.name} has type {part.type}, which neither the shipped library nor the "
+            f'part {part.name} has type {part.type}, which neither the shipped library nor the '
             f"URDF's recorded part files define; known types: {', '.join(catalogue.types())}")
     return catalogue[part.type]

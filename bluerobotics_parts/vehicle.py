@@ -19,15 +19,15 @@ Conventions:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+import math
 from xml.etree import ElementTree
 
 from . import catalogue as part_catalogue
 from . import manifest as assembly_manifest
 from .urdf_tree import floats, require_link, tree, unique
-from .vehicle_errors import (NoParentJoint, NotAnAncestor, UnknownJoint, UnknownLink,  # noqa: F401
-                             UnknownPart, UnknownSlot, VehicleError, slot_key)
+from .vehicle_errors import (NoParentJoint, NotAnAncestor, slot_key, UnknownJoint,  # noqa: F401
+                             UnknownLink, UnknownPart, UnknownSlot, VehicleError)
 
 # -- records -------------------------------------------------------------------------------------
 
@@ -121,14 +121,14 @@ class Vehicle:
         self.sensors: dict[str, Sensor] = sensors
 
     @classmethod
-    def from_urdf(cls, urdf: str | bytes) -> "Vehicle":
+    def from_urdf(cls, urdf: str | bytes) -> 'Vehicle':
         """Build the model from resolved URDF text (with its manifest). Raises VehicleError
         when the links and joints are not one tree; ManifestError without a manifest."""
         return _build(assembly_manifest.parse_urdf(urdf))
 
     def __repr__(self) -> str:
-        return (f"<Vehicle {self.name}: {len(self.links)} links, {len(self.joints)} joints, "
-                f"{len(self.parts)} parts>")
+        return (f'<Vehicle {self.name}: {len(self.links)} links, {len(self.joints)} joints, '
+                f'{len(self.parts)} parts>')
 
     @property
     def root_link(self) -> str:
@@ -177,7 +177,7 @@ class Vehicle:
             return self._root_path(name)
         if name in self.joints:
             return self._root_path(self.joints[name].parent) + [name]
-        raise UnknownLink(name, set(self.links) | set(self.joints), what="link or joint")
+        raise UnknownLink(name, set(self.links) | set(self.joints), what='link or joint')
 
     def path_between(self, source_link: str, target_link: str) -> list[str]:
         """From ``source_link`` down to ``target_link``; the source must be an ancestor of the
@@ -224,9 +224,9 @@ def _get(mapping: dict, key: str, error):
 
 
 def _build(robot: ElementTree.Element) -> Vehicle:
-    link_elements = unique(robot.findall("link"), "link")
+    link_elements = unique(robot.findall('link'), 'link')
     joints = {name: _joint(element) for name, element in
-              unique(robot.findall("joint"), "joint").items()}
+              unique(robot.findall('joint'), 'joint').items()}
     root, order = tree(link_elements, joints)
     manifest = assembly_manifest.read(robot)
     parent_joint = {joint.child: joint.name for joint in joints.values()}
@@ -235,14 +235,14 @@ def _build(robot: ElementTree.Element) -> Vehicle:
         children[joint.parent].append(joint.name)
 
     for record in manifest.parts:
-        require_link(record.name, link_elements, f"part {record.name}")
+        require_link(record.name, link_elements, f'part {record.name}')
     parts = {r.name: Part(r.name, r.type, r.parent or None, r.of or None, r.slot or None, r.name,
                           parent_joint.get(r.name)) for r in manifest.parts}
     for record in manifest.slots + manifest.frames:
         require_link(record.link, link_elements, f"the manifest's {record.name} of {record.of}")
         if record.of not in parts:
-            raise VehicleError(f"the manifest records {record.name} of {record.of!r}, which is "
-                               "not a recorded part instance")
+            raise VehicleError(f'the manifest records {record.name} of {record.of!r}, which is '
+                               'not a recorded part instance')
     occupants = {slot_key(r.of, r.slot): r.name for r in manifest.parts if r.slot}
     slots = {slot_key(r.of, r.name): Slot(slot_key(r.of, r.name), r.of, r.name, r.link,
                                           occupants.get(slot_key(r.of, r.name)))
@@ -259,7 +259,7 @@ def _build(robot: ElementTree.Element) -> Vehicle:
     ordered_joints = {links[name].parent_joint: joints[links[name].parent_joint]
                       for name in order[1:]}
     actuators, sensors = _devices(manifest, parts)
-    return Vehicle(manifest.robot_name or robot.get("name", ""), root, links, ordered_joints,
+    return Vehicle(manifest.robot_name or robot.get('name', ''), root, links, ordered_joints,
                    parts, slots, actuators, sensors)
 
 
@@ -269,7 +269,7 @@ def _devices(manifest, parts: dict) -> tuple[dict, dict]:
     actuators, sensors = {}, {}
     for part in parts.values():
         if part.type not in catalogue:
-            raise VehicleError(f"part {part.name} has type {part.type}, which neither the "
+            raise VehicleError(f'part {part.name} has type {part.type}, which neither the '
                                "shipped library nor the URDF's recorded part files define")
         data = catalogue[part.type]
         if (propeller := data.propeller) is not None:
@@ -281,8 +281,8 @@ def _devices(manifest, parts: dict) -> tuple[dict, dict]:
             frame = next((f.link for f in manifest.frames_of(part.name) if f.name == echo.frame),
                          None)
             if frame is None:
-                raise VehicleError(f"echosounder {part.name} ({part.type}): the manifest records "
-                                   f"no frame {echo.frame!r} of it")
+                raise VehicleError(f'echosounder {part.name} ({part.type}): the manifest records '
+                                   f'no frame {echo.frame!r} of it')
             sensors[part.name] = Sensor(part.name, part.type, part.link, frame, echo.beam_width,
                                         echo.range_min, echo.range_max, echo.update_rate,
                                         echo.frequency, echo.samples)
@@ -290,27 +290,27 @@ def _devices(manifest, parts: dict) -> tuple[dict, dict]:
 
 
 def _joint(element) -> Joint:
-    name, kind = element.get("name"), element.get("type", "")
-    ends = [element.find(end) for end in ("parent", "child")]
-    if any(end is None or not end.get("link") for end in ends):
-        raise VehicleError(f"joint {name!r} needs <parent link=.../> and <child link=.../>")
-    origin = element.find("origin")
-    axis = element.find("axis")
-    what = f"joint {name}"
-    return Joint(name, kind, ends[0].get("link"), ends[1].get("link"),
-                 floats(origin, "xyz", 3, what), floats(origin, "rpy", 3, what),
-                 floats(axis, "xyz", 3, what, default=(1.0, 0.0, 0.0)) if axis is not None
-                 else None if kind in ("fixed", "floating") else (1.0, 0.0, 0.0))
+    name, kind = element.get('name'), element.get('type', '')
+    ends = [element.find(end) for end in ('parent', 'child')]
+    if any(end is None or not end.get('link') for end in ends):
+        raise VehicleError(f'joint {name!r} needs <parent link=.../> and <child link=.../>')
+    origin = element.find('origin')
+    axis = element.find('axis')
+    what = f'joint {name}'
+    return Joint(name, kind, ends[0].get('link'), ends[1].get('link'),
+                 floats(origin, 'xyz', 3, what), floats(origin, 'rpy', 3, what),
+                 floats(axis, 'xyz', 3, what, default=(1.0, 0.0, 0.0)) if axis is not None
+                 else None if kind in ('fixed', 'floating') else (1.0, 0.0, 0.0))
 
 
 def _link(element, parent_joint, child_joints, part) -> Link:
-    inertial = element.find("inertial")
+    inertial = element.find('inertial')
     mass, com, inertia = 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
     if inertial is not None:
         what = f"link {element.get('name')}"
-        mass = floats(inertial.find("mass"), "value", 1, what, default=(0.0,))[0]
-        com = floats(inertial.find("origin"), "xyz", 3, what)
-        moments = inertial.find("inertia")
+        mass = floats(inertial.find('mass'), 'value', 1, what, default=(0.0,))[0]
+        com = floats(inertial.find('origin'), 'xyz', 3, what)
+        moments = inertial.find('inertia')
         inertia = tuple(floats(moments, key, 1, what, default=(0.0,))[0]
-                        for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
-    return Link(element.get("name"), parent_joint, child_joints, mass, com, inertia, part)
+                        for key in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'))
+    return Link(element.get('name'), parent_joint, child_joints, mass, com, inertia, part)

@@ -13,7 +13,7 @@ from .errors import BlueRoboticsPartsError
 
 def slot_key(of: str, name: str) -> str:
     """The key of a slot in ``Vehicle.slots``."""
-    return f"{of}/{name}"
+    return f'{of}/{name}'
 
 
 # -- the model -----------------------------------------------------------------------------------
@@ -25,42 +25,42 @@ class VehicleError(BlueRoboticsPartsError):
 
 class _UnknownName(VehicleError, LookupError):
     """An unknown name: the message suggests close known names (or says how many there are)."""
-    what = "name"
+    what = 'name'
 
-    def __init__(self, name: str, known, what: str | None = None, hint: str = ""):
+    def __init__(self, name: str, known, what: str | None = None, hint: str = ''):
         self.name = name
         known = sorted(known)
         self.suggestions = tuple(difflib.get_close_matches(str(name), known, n=3))
         what = what or self.what
         if self.suggestions:
-            valid = "did you mean " + ", ".join(self.suggestions) + "?"
+            valid = 'did you mean ' + ', '.join(self.suggestions) + '?'
         elif len(known) <= 12 and not hint:
             valid = f"known: {', '.join(known) or 'none'}"
         else:
-            valid = f"no close match among the {len(known)} known {what} names"
-        super().__init__(f"unknown {what} {name!r}; {valid}" + (f" ({hint})" if hint else ""))
+            valid = f'no close match among the {len(known)} known {what} names'
+        super().__init__(f'unknown {what} {name!r}; {valid}' + (f' ({hint})' if hint else ''))
 
 
 class UnknownLink(_UnknownName):
-    what = "link"
+    what = 'link'
 
 
 class UnknownJoint(_UnknownName):
-    what = "joint"
+    what = 'joint'
 
 
 class UnknownPart(_UnknownName):
-    what = "part instance"
+    what = 'part instance'
 
 
 class UnknownSlot(_UnknownName):
     """``name`` is the slot key ``<of>/<slot>``; ``of`` and ``slot`` are its halves."""
-    what = "slot"
+    what = 'slot'
 
     def __init__(self, of: str, slot: str, slots: dict):
         self.of, self.slot = of, slot
         own = sorted(s.name for s in slots.values() if s.of == of)
-        hint = f"{of} has slots {', '.join(own)}" if own else ""
+        hint = f"{of} has slots {', '.join(own)}" if own else ''
         super().__init__(slot_key(of, slot), slots, hint=hint)
 
 
@@ -69,7 +69,7 @@ class NoParentJoint(VehicleError):
 
     def __init__(self, link: str):
         self.name = self.link = link
-        super().__init__(f"link {link!r} is the root link: it has no parent joint")
+        super().__init__(f'link {link!r} is the root link: it has no parent joint')
 
 
 class NotAnAncestor(VehicleError):
@@ -79,6 +79,6 @@ class NotAnAncestor(VehicleError):
     def __init__(self, source: str, target: str, common_ancestor: str):
         self.name = self.source = source
         self.target, self.common_ancestor = target, common_ancestor
-        super().__init__(f"link {source!r} is not an ancestor of {target!r}; their nearest "
-                         f"common ancestor is {common_ancestor!r} (path_between"
-                         f"({common_ancestor!r}, {target!r}) gives a path)")
+        super().__init__(f'link {source!r} is not an ancestor of {target!r}; their nearest '
+                         f'common ancestor is {common_ancestor!r} (path_between'
+                         f'({common_ancestor!r}, {target!r}) gives a path)')

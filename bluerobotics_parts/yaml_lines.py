@@ -39,19 +39,19 @@ class LocatedDocument:
         return ConfigError(message, file=self.file, line=self.line(path))
 
 
-def load_text(text: str, file: str = "<string>") -> LocatedDocument:
+def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     """Parse one YAML document. An empty document is None."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        problem = getattr(error, "problem", None) or str(error)
-        context = getattr(error, "context", None)
-        problem = f"{context}, {problem}" if context else problem
-        raise ConfigError(f"not valid YAML: {problem}", file=file,
+        mark = getattr(error, 'problem_mark', None)
+        problem = getattr(error, 'problem', None) or str(error)
+        context = getattr(error, 'context', None)
+        problem = f'{context}, {problem}' if context else problem
+        raise ConfigError(f'not valid YAML: {problem}', file=file,
                           line=mark.line + 1 if mark else None) from None
     except RecursionError:
-        raise ConfigError("nested too deeply to be a config", file=file, line=1) from None
+        raise ConfigError('nested too deeply to be a config', file=file, line=1) from None
     lines: dict = {}
     if node is None:
         return LocatedDocument(None, file, lines)
@@ -59,7 +59,7 @@ def load_text(text: str, file: str = "<string>") -> LocatedDocument:
     try:
         data = _construct(node, (), lines, file)
     except RecursionError:
-        raise ConfigError("nested too deeply to be a config", file=file,
+        raise ConfigError('nested too deeply to be a config', file=file,
                           line=lines[()]) from None
     return LocatedDocument(data, file, lines)
 
@@ -67,16 +67,16 @@ def load_text(text: str, file: str = "<string>") -> LocatedDocument:
 def load_file(path: str | Path) -> LocatedDocument:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding='utf-8')
     except FileNotFoundError:
-        raise ConfigError("no such file", file=str(path)) from None
+        raise ConfigError('no such file', file=str(path)) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read: {error}", file=str(path)) from None
+        raise ConfigError(f'cannot read: {error}', file=str(path)) from None
     return load_text(text, str(path))
 
 
-_scalar_loader = yaml.SafeLoader("")
-MERGE_TAG = "tag:yaml.org,2002:merge"
+_scalar_loader = yaml.SafeLoader('')
+MERGE_TAG = 'tag:yaml.org,2002:merge'
 
 
 def _construct(node, path, lines, file):
@@ -94,14 +94,14 @@ def _construct(node, path, lines, file):
         merged = len(node.value) - own
         for position, (key_node, value_node) in enumerate(node.value):
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ConfigError("a mapping key must be a plain scalar", file=file,
+                raise ConfigError('a mapping key must be a plain scalar', file=file,
                                   line=key_node.start_mark.line + 1)
             key = _scalar(key_node, file)
             line = key_node.start_mark.line + 1
             if key in first_seen and first_seen[key] is not None:  # None: merged, overridable
                 raise ConfigError(
-                    f"duplicate key {_show(key)} (first given on line {first_seen[key]}); "
-                    "YAML would silently keep only the last one: remove one of them",
+                    f'duplicate key {_show(key)} (first given on line {first_seen[key]}); '
+                    'YAML would silently keep only the last one: remove one of them',
                     file=file, line=line)
             first_seen[key] = None if position < merged else line
             lines[path + (key,)] = line
@@ -120,7 +120,7 @@ def _scalar(node, file):
     try:
         return _scalar_loader.construct_object(node, deep=True)
     except yaml.YAMLError as error:
-        raise ConfigError(f"cannot read value: {error}", file=file,
+        raise ConfigError(f'cannot read value: {error}', file=file,
                           line=node.start_mark.line + 1) from None
 
 

@@ -7,11 +7,10 @@ This file only declares the arguments and maps ``launch_plan.display_plan`` to n
 
 import os
 
-from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, LogInfo, OpaqueFunction
-
 from bluerobotics_parts import launch_plan
 from bluerobotics_parts.launch_actions import argument_values, node, planned
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, LogInfo, OpaqueFunction
 
 
 def actions(context):

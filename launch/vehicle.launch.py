@@ -10,22 +10,21 @@ and checked once, artefacts under $ROS_HOME/bluerobotics_parts/<name>/) to launc
 import os
 
 from ament_index_python.packages import get_package_share_directory
+from bluerobotics_parts import launch_plan
+from bluerobotics_parts.launch_actions import argument_values, node, planned
 from launch import LaunchDescription
 from launch.actions import (AppendEnvironmentVariable, DeclareLaunchArgument, GroupAction,
                             IncludeLaunchDescription, LogInfo, OpaqueFunction)
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 
-from bluerobotics_parts import launch_plan
-from bluerobotics_parts.launch_actions import argument_values, node, planned
-
 
 def actions(context):
     values = argument_values(context, launch_plan.ARGUMENTS)
     plan = planned(launch_plan.plan, values, os.environ)
-    result = [AppendEnvironmentVariable("GZ_SIM_RESOURCE_PATH", plan.resource_path, prepend=True)]
+    result = [AppendEnvironmentVariable('GZ_SIM_RESOURCE_PATH', plan.resource_path, prepend=True)]
     if plan.start_gazebo:
-        gz_sim = os.path.join(get_package_share_directory("ros_gz_sim"), "launch",
-                              "gz_sim.launch.py")
+        gz_sim = os.path.join(get_package_share_directory('ros_gz_sim'), 'launch',
+                              'gz_sim.launch.py')
         # Scoped and not forwarding: gz_sim.launch.py sees only the arguments given here.
         result.append(GroupAction([IncludeLaunchDescription(
             PythonLaunchDescriptionSource(gz_sim),

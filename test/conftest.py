@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
@@ -14,8 +14,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # tests import the package from this checkout
     sys.path.insert(0, str(REPO))
 
-CONFIG_DIR = REPO / "config"
-SHIPPED_CONFIGS = sorted([CONFIG_DIR / "blueboat.yaml", *(CONFIG_DIR / "examples").glob("*.yaml")])
+CONFIG_DIR = REPO / 'config'
+SHIPPED_CONFIGS = sorted([CONFIG_DIR / 'blueboat.yaml', *(CONFIG_DIR / 'examples').glob('*.yaml')])
 BIN = Path(sys.executable).parent
 
 
@@ -29,24 +29,24 @@ def tool(name: str) -> str:
 
 
 def run(args, **kwargs) -> subprocess.CompletedProcess:
-    kwargs.setdefault("cwd", REPO)
+    kwargs.setdefault('cwd', REPO)
     return subprocess.run([str(a) for a in args], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=600, **kwargs)
 
 
 def xacro_cli(config: Path, *extra) -> subprocess.CompletedProcess:
     """The resolver as users run it: ``xacro urdf/assembly.xacro config:=/abs/path``."""
-    return run([tool("xacro"), REPO / "urdf" / "assembly.xacro", f"config:={config}", *extra])
+    return run([tool('xacro'), REPO / 'urdf' / 'assembly.xacro', f'config:={config}', *extra])
 
 
 def cli(*args, **kwargs) -> subprocess.CompletedProcess:
     """``bluerobotics-parts ...`` from this checkout."""
-    return run([sys.executable, "-m", "bluerobotics_parts.cli", *args], **kwargs)
+    return run([sys.executable, '-m', 'bluerobotics_parts.cli', *args], **kwargs)
 
 
-def write_config(folder: Path, text: str, name: str = "boat.yaml") -> Path:
+def write_config(folder: Path, text: str, name: str = 'boat.yaml') -> Path:
     path = folder / name
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding='utf-8')
     return path
 
 
@@ -60,28 +60,28 @@ class Urdf:
     def __init__(self, text: str):
         self.text = text
         self.root = parse(text)
-        self.links = {l.get("name"): l for l in self.root.findall("link")}
-        self.joints = {j.get("name"): j for j in self.root.findall("joint")}
-        self.parent_of = {j.find("child").get("link"): j.find("parent").get("link")
+        self.links = {l.get('name'): l for l in self.root.findall('link')}
+        self.joints = {j.get('name'): j for j in self.root.findall('joint')}
+        self.parent_of = {j.find('child').get('link'): j.find('parent').get('link')
                           for j in self.joints.values()}
-        self.joint_to = {j.find("child").get("link"): j for j in self.joints.values()}
+        self.joint_to = {j.find('child').get('link'): j for j in self.joints.values()}
 
     def children(self, link: str) -> list[str]:
         return [c for c, p in self.parent_of.items() if p == link]
 
     def origin(self, joint: str) -> tuple[list[float], list[float]]:
-        origin = self.joints[joint].find("origin")
-        return ([float(v) for v in origin.get("xyz").split()],
-                [float(v) for v in origin.get("rpy").split()])
+        origin = self.joints[joint].find('origin')
+        return ([float(v) for v in origin.get('xyz').split()],
+                [float(v) for v in origin.get('rpy').split()])
 
     def records(self, tag: str) -> list[dict]:
         return [dict(e.attrib) for e in self.root.findall(tag)]
 
     def mass(self) -> float:
-        return sum(float(m.get("value")) for m in self.root.iter("mass"))
+        return sum(float(m.get('value')) for m in self.root.iter('mass'))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope='session')
 def resolve_text():
     """Resolve a config (path or None) through the checked pipeline, cached per session."""
     from bluerobotics_parts.pipeline import resolve_config

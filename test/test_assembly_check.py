@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
-
-from bluerobotics_parts import assembly, config as config_module
+from bluerobotics_parts import assembly
+from bluerobotics_parts import config as config_module
 from bluerobotics_parts.errors import AssemblyError
 from bluerobotics_parts.pipeline import resolve_config
-
 from conftest import write_config
+import pytest
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def default_urdf(resolve_text) -> str:
     return resolve_text()
 
 
 def located(tmp_path, text):
-    return config_module.load(write_config(tmp_path, text, "my_boat.yaml"))
+    return config_module.load(write_config(tmp_path, text, 'my_boat.yaml'))
 
 
 def messages(found) -> list[str]:
@@ -25,7 +24,7 @@ def messages(found) -> list[str]:
 
 
 def test_a_clean_config_has_no_problems(tmp_path):
-    config = located(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n')
     urdf = resolve_config(config).urdf
     assert assembly.problems(config, urdf) == []
     assembly.check(config, urdf)  # does not raise
@@ -33,170 +32,170 @@ def test_a_clean_config_has_no_problems(tmp_path):
 
 def test_manifest_is_read_from_the_urdf(default_urdf):
     manifest = assembly.read_manifest(default_urdf)
-    assert manifest.base.name == "base_link" and manifest.base.type == "blueboat_chassis"
-    assert manifest.occupant("ping_mount", "ping").type == "ping_singlebeam"
-    assert [s.name for s in manifest.slots_of("ping_mount")] == ["ping"]
-    assert manifest.occupant("base_link", "mast") is None
+    assert manifest.base.name == 'base_link' and manifest.base.type == 'blueboat_chassis'
+    assert manifest.occupant('ping_mount', 'ping').type == 'ping_singlebeam'
+    assert [s.name for s in manifest.slots_of('ping_mount')] == ['ping']
+    assert manifest.occupant('base_link', 'mast') is None
 
 
 def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
-    config = located(tmp_path, "parts:\n  - {slot: ping, of: ping_mont, type: none}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: ping, of: ping_mont, type: none}\n')
     found = messages(assembly.problems(config, default_urdf))
     assert len(found) == 1
-    assert found[0].startswith(f"{config.file}:2: parts entry #1 (slot ping): of: ping_mont "
-                               "matches no fitted instance; instances: base_link, battery_port")
-    assert "ping_mount" in found[0]
+    assert found[0].startswith(f'{config.file}:2: parts entry #1 (slot ping): of: ping_mont '
+                               'matches no fitted instance; instances: base_link, battery_port')
+    assert 'ping_mount' in found[0]
 
 
 def test_entry_whose_slot_is_not_on_that_instance(tmp_path, default_urdf):
-    config = located(tmp_path, "parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n")
+    config = located(tmp_path, 'parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n')
     found = messages(assembly.problems(config, default_urdf))
-    assert found == [f"{config.file}:2: parts entry #1 (slot pingg): ping_mount has no slot "
+    assert found == [f'{config.file}:2: parts entry #1 (slot pingg): ping_mount has no slot '
                      "'pingg'; its slots: ping"]
 
 
 def test_entry_inside_a_subtree_that_is_not_fitted(tmp_path):
     # The bracket is removed, so an entry for its ping slot matches nothing deeper down:
     # xacro never visits it; the check names it.
-    config = located(tmp_path, "parts:\n  - {slot: ping_mount, type: none}\n"
-                               "  - {slot: ping, of: ping_mount, type: ping_singlebeam}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n'
+                               '  - {slot: ping, of: ping_mount, type: ping_singlebeam}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
     assert len(caught.value.problems) == 1
-    assert str(caught.value).startswith(f"{config.file}:3: parts entry #2 (slot ping): of: "
-                                        "ping_mount matches no fitted instance")
+    assert str(caught.value).startswith(f'{config.file}:3: parts entry #2 (slot ping): of: '
+                                        'ping_mount matches no fitted instance')
 
 
 def test_adhoc_slot_whose_of_matches_nothing(tmp_path):
-    config = located(tmp_path, "slots:\n  - {of: mast, name: top, accepts: [blueboat_flag]}\n")
+    config = located(tmp_path, 'slots:\n  - {of: mast, name: top, accepts: [blueboat_flag]}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
-    assert str(caught.value) == (f"{config.file}:2: slots entry #1 (top): of: mast matches no "
-                                 "fitted instance; instances: base_link, battery_port, "
-                                 "battery_stbd, flag, motor_port, motor_stbd, ping, ping_mount")
+    assert str(caught.value) == (f'{config.file}:2: slots entry #1 (top): of: mast matches no '
+                                 'fitted instance; instances: base_link, battery_port, '
+                                 'battery_stbd, flag, motor_port, motor_stbd, ping, ping_mount')
 
 
 def test_free_placement_whose_parent_matches_nothing(tmp_path):
-    config = located(tmp_path, "parts:\n  - {type: blueboat_flag, name: f2, parent: mastt}\n")
-    urdf_config = located(tmp_path / ".." , "parts:\n  - {type: blueboat_flag, name: f2}\n")
+    config = located(tmp_path, 'parts:\n  - {type: blueboat_flag, name: f2, parent: mastt}\n')
+    urdf_config = located(tmp_path / '..' , 'parts:\n  - {type: blueboat_flag, name: f2}\n')
     found = messages(assembly.problems(config, resolve_config(urdf_config).urdf))
-    assert found == [f"{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; "
-                     "instances: base_link, battery_port, battery_stbd, f2, flag, motor_port, "
-                     "motor_stbd, ping, ping_mount (slot and frame links such as base_link_mast "
-                     "or mast_top work too)"]
+    assert found == [f'{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; '
+                     'instances: base_link, battery_port, battery_stbd, f2, flag, motor_port, '
+                     'motor_stbd, ping, ping_mount (slot and frame links such as base_link_mast '
+                     'or mast_top work too)']
 
 
 def test_two_instances_with_the_same_name(tmp_path):
-    config = located(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
-    assert str(caught.value) == (f"{config.file}:2: 2 instances are named flag (under "
-                                 "base_link_flag, under base_link_mast); instance names become "
-                                 "link names and must be unique: give one a name: of its own")
+    assert str(caught.value) == (f'{config.file}:2: 2 instances are named flag (under '
+                                 'base_link_flag, under base_link_mast); instance names become '
+                                 'link names and must be unique: give one a name: of its own')
 
 
 def test_instance_named_like_a_slot_link(tmp_path):
-    config = located(tmp_path, "parts:\n  - {type: blueboat_flag, name: base_link_mast}\n")
+    config = located(tmp_path, 'parts:\n  - {type: blueboat_flag, name: base_link_mast}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
-    assert str(caught.value) == (f"{config.file}:2: the link name base_link_mast is used 2 "
-                                 "times: instance under base_link, slot mast of base_link; link "
-                                 "names must be unique: rename the instance or the slot")
+    assert str(caught.value) == (f'{config.file}:2: the link name base_link_mast is used 2 '
+                                 'times: instance under base_link, slot mast of base_link; link '
+                                 'names must be unique: rename the instance or the slot')
 
 
-@pytest.mark.parametrize("text, line, fragment", [
-    ("nmae: boat\n", 1, "the top level: unknown key 'nmae'; valid keys: name, base, parts, slots, part_files"),
-    ("base:\n  type: blueboat_chassis\n  nam: hull\n", 3, "base: unknown key 'nam'; valid keys: type, name"),
-    ("parts:\n  - slot: mast\n    typ: blueboat_antenna_mast\n", 3,
+@pytest.mark.parametrize('text, line, fragment', [
+    ('nmae: boat\n', 1, "the top level: unknown key 'nmae'; valid keys: name, base, parts, slots, part_files"),
+    ('base:\n  type: blueboat_chassis\n  nam: hull\n', 3, "base: unknown key 'nam'; valid keys: type, name"),
+    ('parts:\n  - slot: mast\n    typ: blueboat_antenna_mast\n', 3,
      "parts entry #1 (slot mast): unknown key 'typ'; valid keys: slot, of, type, name"),
-    ("parts:\n  - {slot: mast, type: none, xyz: [0, 0, 1]}\n", 2,
+    ('parts:\n  - {slot: mast, type: none, xyz: [0, 0, 1]}\n', 2,
      "parts entry #1 (slot mast): unknown key 'xyz'; valid keys: slot, of, type, name (a slot entry takes its pose from the slot"),
-    ("parts:\n  - {type: blueboat_flag, name: f, pos: [0, 0, 1]}\n", 2,
+    ('parts:\n  - {type: blueboat_flag, name: f, pos: [0, 0, 1]}\n', 2,
      "parts entry #1 (f): unknown key 'pos'; valid keys: type, name, parent, xyz, rpy (this is a free placement because it has no slot:)"),
-    ("slots:\n  - {name: s, accept: [blueboat_flag]}\n", 2,
+    ('slots:\n  - {name: s, accept: [blueboat_flag]}\n', 2,
      "slots entry #1 (s): unknown key 'accept'; valid keys: of, name, xyz, rpy, accepts, default, collision, joint"),
 ])
 def test_unknown_keys_at_every_level(tmp_path, default_urdf, text, line, fragment):
     config = located(tmp_path, text)
     found = messages(assembly.problems(config, default_urdf))
-    assert any(m.startswith(f"{config.file}:{line}: {fragment}") for m in found), found
+    assert any(m.startswith(f'{config.file}:{line}: {fragment}') for m in found), found
 
 
 def test_unknown_key_is_reported_before_resolving(tmp_path):
     # A typo'd type key is named as an unknown key, not as "needs type:".
-    config = located(tmp_path, "parts:\n  - {slot: mast, typ: blueboat_antenna_mast}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: mast, typ: blueboat_antenna_mast}\n')
     with pytest.raises(Exception) as caught:
         resolve_config(config)
     assert "unknown key 'typ'" in str(caught.value)
 
 
 def test_every_problem_is_listed_at_once(tmp_path, default_urdf):
-    config = located(tmp_path, "colour: red\nparts:\n  - {slot: x, of: nobody, type: none}\n")
+    config = located(tmp_path, 'colour: red\nparts:\n  - {slot: x, of: nobody, type: none}\n')
     with pytest.raises(AssemblyError) as caught:
         assembly.check(config, default_urdf)
     assert len(caught.value.problems) == 2
     assert "unknown key 'colour'" in str(caught.value)
-    assert "of: nobody matches no fitted instance" in str(caught.value)
+    assert 'of: nobody matches no fitted instance' in str(caught.value)
 
 
 def test_a_urdf_from_another_config_is_inconsistent(tmp_path, default_urdf):
-    config = located(tmp_path, "parts:\n  - {slot: motor_port, type: t200_thruster_ccw}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: motor_port, type: t200_thruster_ccw}\n')
     found = messages(assembly.problems(config, default_urdf))
-    assert found == [f"{config.file}:2: parts entry #1 (slot motor_port): the config fits "
-                     "t200_thruster_ccw but the URDF has m200_weedless_prop_ccw in slot "
-                     "motor_port of base_link: the URDF was not resolved from this config"]
+    assert found == [f'{config.file}:2: parts entry #1 (slot motor_port): the config fits '
+                     't200_thruster_ccw but the URDF has m200_weedless_prop_ccw in slot '
+                     'motor_port of base_link: the URDF was not resolved from this config']
 
 
 def test_a_urdf_without_manifest_is_a_problem(tmp_path):
-    config = located(tmp_path, "")
+    config = located(tmp_path, '')
     found = messages(assembly.problems(config, '<robot name="x"><link name="a"/></robot>'))
-    assert found == ["the URDF has no <assembly_part> records: it was not resolved by "
-                     "bluerobotics_parts (urdf/assembly.xacro)"]
+    assert found == ['the URDF has no <assembly_part> records: it was not resolved by '
+                     'bluerobotics_parts (urdf/assembly.xacro)']
 
 
 def test_check_accepts_a_plain_dict(default_urdf):
     assert assembly.problems({}, default_urdf) == []
-    assert messages(assembly.problems({"colour": 1}, default_urdf)) == [
+    assert messages(assembly.problems({'colour': 1}, default_urdf)) == [
         "the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files"]
 
 
 def test_a_slot_link_named_like_a_frame_link(tmp_path):
-    config = located(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n"
-                               "slots:\n  - {of: mast, name: top, accepts: [blueboat_flag]}\n")
+    config = located(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n'
+                               'slots:\n  - {of: mast, name: top, accepts: [blueboat_flag]}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
-    assert str(caught.value) == (f"{config.file}:4: the link name mast_top is used 2 times: "
-                                 "slot top of mast, frame top of mast; link names must be "
-                                 "unique: rename the instance or the slot")
+    assert str(caught.value) == (f'{config.file}:4: the link name mast_top is used 2 times: '
+                                 'slot top of mast, frame top of mast; link names must be '
+                                 'unique: rename the instance or the slot')
 
 
 def test_a_placement_inside_its_own_subtree(tmp_path):
-    config = located(tmp_path, "parts:\n  - {type: blueboat_antenna_mast, name: m2, "
-                               "parent: m2_top}\n")
+    config = located(tmp_path, 'parts:\n  - {type: blueboat_antenna_mast, name: m2, '
+                               'parent: m2_top}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
-    assert str(caught.value) == (f"{config.file}:2: m2 is placed on m2_top, which is inside m2 "
-                                 "itself (m2 < m2): place it on a link outside its own subtree")
+    assert str(caught.value) == (f'{config.file}:2: m2 is placed on m2_top, which is inside m2 '
+                                 'itself (m2 < m2): place it on a link outside its own subtree')
 
 
-@pytest.mark.parametrize("config_text, urdf_config, fragment", [
-    ("", "config/examples/t200.yaml",
-     "the URDF has motor_port (t200_thruster_ccw) in slot motor_port of base_link, where the "
-     "config keeps the default (m200_weedless_prop_ccw)"),
-    ("", "config/examples/free_placement.yaml",
-     "the URDF places aft_mast (blueboat_antenna_mast) on base_link, which the config does not"),
-    ("", "config/examples/ping_at_bow.yaml",
-     "the URDF has slot bow_ping on base_link, which neither its part type blueboat_chassis nor "
-     "the config declares"),
-    ("parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: m1}\n",
-     "config/examples/mast_and_payload.yaml",
-     "parts entry #1 (slot mast): the config names the occupant m1 but the URDF names it mast"),
-    ("base: {type: blueboat_chassis, name: hull}\n", "config/blueboat.yaml",
+@pytest.mark.parametrize('config_text, urdf_config, fragment', [
+    ('', 'config/examples/t200.yaml',
+     'the URDF has motor_port (t200_thruster_ccw) in slot motor_port of base_link, where the '
+     'config keeps the default (m200_weedless_prop_ccw)'),
+    ('', 'config/examples/free_placement.yaml',
+     'the URDF places aft_mast (blueboat_antenna_mast) on base_link, which the config does not'),
+    ('', 'config/examples/ping_at_bow.yaml',
+     'the URDF has slot bow_ping on base_link, which neither its part type blueboat_chassis nor '
+     'the config declares'),
+    ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: m1}\n',
+     'config/examples/mast_and_payload.yaml',
+     'parts entry #1 (slot mast): the config names the occupant m1 but the URDF names it mast'),
+    ('base: {type: blueboat_chassis, name: hull}\n', 'config/blueboat.yaml',
      "the URDF's base is base_link (blueboat_chassis) but the config's is hull (blueboat_chassis)"),
-    ("parts:\n  - type: blueboat_antenna_mast\n    name: aft_mast\n    xyz: [9, 9, 9]\n"
-     "slots:\n  - {of: aft_mast, name: pennant, xyz: [0, 0, 0.5], accepts: [blueboat_flag], "
-     "default: blueboat_flag}\n",
-     "config/examples/free_placement.yaml",
+    ('parts:\n  - type: blueboat_antenna_mast\n    name: aft_mast\n    xyz: [9, 9, 9]\n'
+     'slots:\n  - {of: aft_mast, name: pennant, xyz: [0, 0, 0.5], accepts: [blueboat_flag], '
+     'default: blueboat_flag}\n',
+     'config/examples/free_placement.yaml',
      "parts entry #1 (aft_mast): xyz is [9.0, 9.0, 9.0] in the config but '-0.45 0 0.18' in the URDF"),
 ])
 def test_the_check_runs_both_ways(tmp_path, resolve_text, config_text, urdf_config, fragment):
@@ -204,15 +203,15 @@ def test_the_check_runs_both_ways(tmp_path, resolve_text, config_text, urdf_conf
 
     config = located(tmp_path, config_text)
     found = messages(assembly.problems(config, resolve_text(REPO / urdf_config)))
-    assert any(fragment in m and m.endswith("the URDF was not resolved from this config")
+    assert any(fragment in m and m.endswith('the URDF was not resolved from this config')
                for m in found), found
 
 
 def test_check_reads_a_urdf_path_and_names_an_unreadable_one(tmp_path, default_urdf):
     from pathlib import Path
 
-    path = tmp_path / "robot.urdf"
+    path = tmp_path / 'robot.urdf'
     path.write_text(default_urdf)
     assert assembly.problems({}, path) == []
-    path.write_bytes(b"\xff\xfe")
-    assert "cannot read" in messages(assembly.problems({}, Path(path)))[0]
+    path.write_bytes(b'\xff\xfe')
+    assert 'cannot read' in messages(assembly.problems({}, Path(path)))[0]

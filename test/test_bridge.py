@@ -2,37 +2,35 @@
 
 from __future__ import annotations
 
-import pytest
-import yaml
-
-from conftest import CONFIG_DIR, write_config
-
 from bluerobotics_parts import bridge
 from bluerobotics_parts.build import build
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.pipeline import resolve_config
+from conftest import CONFIG_DIR, write_config
+import pytest
+import yaml
 
-KEYS = ["ros_topic_name", "gz_topic_name", "ros_type_name", "gz_type_name", "direction"]
+KEYS = ['ros_topic_name', 'gz_topic_name', 'ros_type_name', 'gz_type_name', 'direction']
 
 DEFAULT = [
-    ["/clock", "/clock", "rosgraph_msgs/msg/Clock", "gz.msgs.Clock", "GZ_TO_ROS"],
-    ["/blueboat/joint_states", "/model/blueboat/joint_state", "sensor_msgs/msg/JointState",
-     "gz.msgs.Model", "GZ_TO_ROS"],
-    ["/blueboat/odometry", "/model/blueboat/odometry", "nav_msgs/msg/Odometry",
-     "gz.msgs.Odometry", "GZ_TO_ROS"],
-    ["/tf", "/model/blueboat/tf", "tf2_msgs/msg/TFMessage", "gz.msgs.Pose_V", "GZ_TO_ROS"],
-    ["/blueboat/motor_port/thrust", "/blueboat/motor_port/thrust", "std_msgs/msg/Float64",
-     "gz.msgs.Double", "ROS_TO_GZ"],
-    ["/blueboat/motor_stbd/thrust", "/blueboat/motor_stbd/thrust", "std_msgs/msg/Float64",
-     "gz.msgs.Double", "ROS_TO_GZ"],
-    ["/blueboat/ping/scan", "/blueboat/ping/scan", "sensor_msgs/msg/LaserScan",
-     "gz.msgs.LaserScan", "GZ_TO_ROS"],
+    ['/clock', '/clock', 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock', 'GZ_TO_ROS'],
+    ['/blueboat/joint_states', '/model/blueboat/joint_state', 'sensor_msgs/msg/JointState',
+     'gz.msgs.Model', 'GZ_TO_ROS'],
+    ['/blueboat/odometry', '/model/blueboat/odometry', 'nav_msgs/msg/Odometry',
+     'gz.msgs.Odometry', 'GZ_TO_ROS'],
+    ['/tf', '/model/blueboat/tf', 'tf2_msgs/msg/TFMessage', 'gz.msgs.Pose_V', 'GZ_TO_ROS'],
+    ['/blueboat/motor_port/thrust', '/blueboat/motor_port/thrust', 'std_msgs/msg/Float64',
+     'gz.msgs.Double', 'ROS_TO_GZ'],
+    ['/blueboat/motor_stbd/thrust', '/blueboat/motor_stbd/thrust', 'std_msgs/msg/Float64',
+     'gz.msgs.Double', 'ROS_TO_GZ'],
+    ['/blueboat/ping/scan', '/blueboat/ping/scan', 'sensor_msgs/msg/LaserScan',
+     'gz.msgs.LaserScan', 'GZ_TO_ROS'],
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def default():
-    return resolve_config(CONFIG_DIR / "blueboat.yaml")
+    return resolve_config(CONFIG_DIR / 'blueboat.yaml')
 
 
 def rows(entries):
@@ -42,37 +40,37 @@ def rows(entries):
 def test_default_entries(default):
     entries = bridge.bridge_entries(default.manifest, default.catalogue())
     assert rows(entries) == DEFAULT
-    assert [entry.get("lazy", False) for entry in entries] == [False] * 6 + [True]
-    assert all(set(entry) <= set(KEYS) | {"lazy"} for entry in entries)
+    assert [entry.get('lazy', False) for entry in entries] == [False] * 6 + [True]
+    assert all(set(entry) <= set(KEYS) | {'lazy'} for entry in entries)
 
 
 def test_the_yaml_is_the_list_parameter_bridge_reads(default):
     text = bridge.bridge_yaml(default.manifest, default.catalogue())
-    assert text.startswith("# ")
+    assert text.startswith('# ')
     loaded = yaml.safe_load(text)
     assert isinstance(loaded, list)
     assert loaded == bridge.bridge_entries(default.manifest, default.catalogue())
-    assert loaded[-1]["lazy"] is True
-    assert "topic_name:" not in text.replace("ros_topic_name", "").replace("gz_topic_name", "")
+    assert loaded[-1]['lazy'] is True
+    assert 'topic_name:' not in text.replace('ros_topic_name', '').replace('gz_topic_name', '')
 
 
 def test_no_ping_removes_the_scan_entry():
-    resolved = resolve_config(CONFIG_DIR / "examples" / "no_ping.yaml")
+    resolved = resolve_config(CONFIG_DIR / 'examples' / 'no_ping.yaml')
     entries = bridge.bridge_entries(resolved.manifest, resolved.catalogue())
     assert rows(entries) == DEFAULT[:-1]
-    assert not any(e["ros_type_name"] == "sensor_msgs/msg/LaserScan" for e in entries)
+    assert not any(e['ros_type_name'] == 'sensor_msgs/msg/LaserScan' for e in entries)
 
 
 def test_t200_keeps_the_thruster_commands():
-    resolved = resolve_config(CONFIG_DIR / "examples" / "t200.yaml")
+    resolved = resolve_config(CONFIG_DIR / 'examples' / 't200.yaml')
     assert rows(bridge.bridge_entries(resolved.manifest, resolved.catalogue())) == DEFAULT
 
 
 def test_renamed_vehicle(default, tmp_path):
-    for entries in (bridge.bridge_entries(default.manifest, default.catalogue(), "boat2"),
-                    bridge.bridge_entries(*_resolved(write_config(tmp_path, "name: boat2\n")))):
+    for entries in (bridge.bridge_entries(default.manifest, default.catalogue(), 'boat2'),
+                    bridge.bridge_entries(*_resolved(write_config(tmp_path, 'name: boat2\n')))):
         for entry, expected in zip(rows(entries)[1:], DEFAULT[1:]):
-            assert entry[:2] == [topic.replace("blueboat", "boat2") for topic in expected[:2]]
+            assert entry[:2] == [topic.replace('blueboat', 'boat2') for topic in expected[:2]]
             assert entry[2:] == expected[2:]
 
 
@@ -83,7 +81,7 @@ def _resolved(config):
 
 def test_a_bad_name_is_refused(default):
     with pytest.raises(ConfigError, match="'boat-2' cannot be a ROS namespace"):
-        bridge.bridge_yaml(default.manifest, default.catalogue(), "boat-2")
+        bridge.bridge_yaml(default.manifest, default.catalogue(), 'boat-2')
 
 
 # -- from a URDF (bluerobotics-parts bridge URDF) ------------------------------------------------
@@ -91,30 +89,30 @@ def test_a_bad_name_is_refused(default):
 def test_from_a_plain_or_a_composed_urdf(default):
     expected = bridge.bridge_yaml(default.manifest, default.catalogue())
     assert bridge.bridge_yaml_for_urdf(default.urdf) == expected
-    built = build(CONFIG_DIR / "blueboat.yaml")
+    built = build(CONFIG_DIR / 'blueboat.yaml')
     assert bridge.bridge_yaml_for_urdf(built.urdf) == expected == built.bridge_yaml
 
 
 def test_the_name_defaults_to_the_robot_name_and_can_be_given_for_a_plain_urdf(default):
-    text = bridge.bridge_yaml_for_urdf(default.urdf, name="boat3")
-    assert "/boat3/motor_port/thrust" in text
-    assert "blueboat" not in text
+    text = bridge.bridge_yaml_for_urdf(default.urdf, name='boat3')
+    assert '/boat3/motor_port/thrust' in text
+    assert 'blueboat' not in text
 
 
 def test_a_composed_urdf_keeps_its_name():
-    built = build(CONFIG_DIR / "blueboat.yaml", name="boat4")
+    built = build(CONFIG_DIR / 'blueboat.yaml', name='boat4')
     assert bridge.bridge_yaml_for_urdf(built.urdf) == built.bridge_yaml
-    assert bridge.bridge_yaml_for_urdf(built.urdf, name="boat4") == built.bridge_yaml
+    assert bridge.bridge_yaml_for_urdf(built.urdf, name='boat4') == built.bridge_yaml
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        bridge.bridge_yaml_for_urdf(built.urdf, name="other")
+        bridge.bridge_yaml_for_urdf(built.urdf, name='other')
     assert "composed for Gazebo as vehicle 'boat4'" in str(caught.value)
-    assert "--name other" in str(caught.value)
+    assert '--name other' in str(caught.value)
 
 
-@pytest.mark.parametrize("text, message", [
-    ('<robot name="r"><link name="a"/></robot>', "no <assembly_part> records"),
-    ("<sdf version='1.9'/>", "not a URDF"),
-    ("<robot", "not well-formed XML"),
+@pytest.mark.parametrize('text, message', [
+    ('<robot name="r"><link name="a"/></robot>', 'no <assembly_part> records'),
+    ("<sdf version='1.9'/>", 'not a URDF'),
+    ('<robot', 'not well-formed XML'),
 ])
 def test_a_urdf_without_a_manifest_is_refused(text, message):
     with pytest.raises(BlueRoboticsPartsError, match=message):

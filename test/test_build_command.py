@@ -3,29 +3,27 @@ runs them: files, summary, exit status, and nothing touched on failure."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+import re
 from xml.etree import ElementTree
 
+from bluerobotics_parts.build import BRIDGE_FILE, build, summary, URDF_FILE
+from conftest import cli, CONFIG_DIR, write_config
 import pytest
 import yaml
-
-from conftest import CONFIG_DIR, cli, write_config
-
-from bluerobotics_parts.build import BRIDGE_FILE, URDF_FILE, build, summary
 
 ARTEFACTS = [BRIDGE_FILE, URDF_FILE]
 
 
 def snapshot(folder: Path) -> dict:
     return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+            for p in sorted(folder.rglob('*')) if p.is_file()}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def default_build(tmp_path_factory):
-    out = tmp_path_factory.mktemp("build") / "out"
-    result = cli("build", CONFIG_DIR / "blueboat.yaml", "--output", out)
+    out = tmp_path_factory.mktemp('build') / 'out'
+    result = cli('build', CONFIG_DIR / 'blueboat.yaml', '--output', out)
     return result, out
 
 
@@ -33,136 +31,136 @@ def test_build_writes_exactly_the_two_artefacts(default_build):
     result, out = default_build
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == ARTEFACTS
-    urdf = (out / URDF_FILE).read_text(encoding="utf-8")
+    urdf = (out / URDF_FILE).read_text(encoding='utf-8')
     root = ElementTree.fromstring(urdf.encode())
-    assert root.get("name") == "blueboat"
-    assert len(root.findall("gazebo")) == 6
-    assert isinstance(yaml.safe_load((out / BRIDGE_FILE).read_text(encoding="utf-8")), list)
+    assert root.get('name') == 'blueboat'
+    assert len(root.findall('gazebo')) == 6
+    assert isinstance(yaml.safe_load((out / BRIDGE_FILE).read_text(encoding='utf-8')), list)
 
 
 def test_build_prints_the_summary(default_build):
     result, out = default_build
     text = result.stdout
-    assert text.startswith("vehicle: blueboat (Gazebo harmonic)\n")
-    assert "  motor_port: m200_weedless_prop_ccw\n" in text
-    assert "  ping: ping_singlebeam\n" in text
-    assert ("  motor_port: joint motor_port_joint, command /blueboat/motor_port/thrust "
-            "(std_msgs/Float64, N)\n") in text
-    assert "  motor_stbd: joint motor_stbd_joint, command /blueboat/motor_stbd/thrust" in text
-    assert ("  ping: frame blueboat/ping_beam, scan /blueboat/ping/scan, "
-            "range /blueboat/ping/range\n") in text
-    masses = [float(m.get("value")) for m in
-              ElementTree.parse(out / URDF_FILE).getroot().iter("mass")]
-    assert f"total mass: {sum(masses):.2f} kg\n" in text
-    assert "total mass: 17.05 kg\n" in text
-    assert f"  {out / URDF_FILE}\n" in text and f"  {out / BRIDGE_FILE}\n" in text
-    assert result.stderr == ""
+    assert text.startswith('vehicle: blueboat (Gazebo harmonic)\n')
+    assert '  motor_port: m200_weedless_prop_ccw\n' in text
+    assert '  ping: ping_singlebeam\n' in text
+    assert ('  motor_port: joint motor_port_joint, command /blueboat/motor_port/thrust '
+            '(std_msgs/Float64, N)\n') in text
+    assert '  motor_stbd: joint motor_stbd_joint, command /blueboat/motor_stbd/thrust' in text
+    assert ('  ping: frame blueboat/ping_beam, scan /blueboat/ping/scan, '
+            'range /blueboat/ping/range\n') in text
+    masses = [float(m.get('value')) for m in
+              ElementTree.parse(out / URDF_FILE).getroot().iter('mass')]
+    assert f'total mass: {sum(masses):.2f} kg\n' in text
+    assert 'total mass: 17.05 kg\n' in text
+    assert f'  {out / URDF_FILE}\n' in text and f'  {out / BRIDGE_FILE}\n' in text
+    assert result.stderr == ''
 
 
 def test_build_prints_the_identity_an_export_of_it_has(default_build, tmp_path):
     result, _ = default_build
-    printed = re.findall(r"^identity: (sha256:[0-9a-f]{64})$", result.stdout, re.M)
-    exported = cli("export", CONFIG_DIR / "blueboat.yaml", tmp_path / "description")
+    printed = re.findall(r'^identity: (sha256:[0-9a-f]{64})$', result.stdout, re.M)
+    exported = cli('export', CONFIG_DIR / 'blueboat.yaml', tmp_path / 'description')
     assert exported.returncode == 0, exported.stderr
-    assert printed and f"identity: {printed[0]}" in exported.stdout.splitlines()
-    verified = cli("verify", tmp_path / "description", "--expect", printed[0])
+    assert printed and f'identity: {printed[0]}' in exported.stdout.splitlines()
+    verified = cli('verify', tmp_path / 'description', '--expect', printed[0])
     assert verified.returncode == 0, verified.stderr
 
 
 def test_the_identity_follows_the_gazebo_release_on_both_sides(tmp_path):
-    config = CONFIG_DIR / "blueboat.yaml"
-    built = cli("build", config, "-o", tmp_path / "b", "--gz-version", "ionic")
-    exported = cli("export", config, tmp_path / "e", "--gz-version", "ionic")
-    harmonic = cli("export", config, tmp_path / "h")
-    identity = re.compile(r"^identity: (sha256:[0-9a-f]{64})$", re.M)
+    config = CONFIG_DIR / 'blueboat.yaml'
+    built = cli('build', config, '-o', tmp_path / 'b', '--gz-version', 'ionic')
+    exported = cli('export', config, tmp_path / 'e', '--gz-version', 'ionic')
+    harmonic = cli('export', config, tmp_path / 'h')
+    identity = re.compile(r'^identity: (sha256:[0-9a-f]{64})$', re.M)
     assert identity.findall(built.stdout) == identity.findall(exported.stdout)
     assert identity.findall(built.stdout) != identity.findall(harmonic.stdout)
 
 
 def test_bridge_command_prints_the_same_yaml(default_build):
     _, out = default_build
-    result = cli("bridge", out / URDF_FILE)
+    result = cli('bridge', out / URDF_FILE)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == (out / BRIDGE_FILE).read_text(encoding="utf-8")
+    assert result.stdout == (out / BRIDGE_FILE).read_text(encoding='utf-8')
 
 
 def test_build_with_a_name_renames_everything(tmp_path):
-    out = tmp_path / "out"
-    result = cli("build", CONFIG_DIR / "blueboat.yaml", "--output", out, "--name", "boat2")
+    out = tmp_path / 'out'
+    result = cli('build', CONFIG_DIR / 'blueboat.yaml', '--output', out, '--name', 'boat2')
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("vehicle: boat2 ")
-    assert "command /boat2/motor_port/thrust" in result.stdout
-    bridge_text = (out / BRIDGE_FILE).read_text(encoding="utf-8")
-    urdf = (out / URDF_FILE).read_text(encoding="utf-8")
-    assert "blueboat" not in bridge_text
-    assert "<namespace>boat2</namespace>" in urdf
-    assert cli("bridge", out / URDF_FILE).stdout == bridge_text
+    assert result.stdout.startswith('vehicle: boat2 ')
+    assert 'command /boat2/motor_port/thrust' in result.stdout
+    bridge_text = (out / BRIDGE_FILE).read_text(encoding='utf-8')
+    urdf = (out / URDF_FILE).read_text(encoding='utf-8')
+    assert 'blueboat' not in bridge_text
+    assert '<namespace>boat2</namespace>' in urdf
+    assert cli('bridge', out / URDF_FILE).stdout == bridge_text
 
 
 def test_summary_without_sensors(tmp_path):
-    config = write_config(tmp_path, "parts:\n  - {slot: ping_mount, type: none}\n"
-                                    "  - {slot: motor_port, type: t200_thruster_ccw}\n")
+    config = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n'
+                                    '  - {slot: motor_port, type: t200_thruster_ccw}\n')
     result = build(config)
     text = summary(result, [tmp_path / URDF_FILE])
-    assert "\nsensors: none\n" in text
-    assert "  motor_port: t200_thruster_ccw\n" in text
-    assert f"total mass: {result.vehicle.total_mass:.2f} kg\n" in text
-    assert text.endswith(f"wrote:\n  {tmp_path / URDF_FILE}\n")
+    assert '\nsensors: none\n' in text
+    assert '  motor_port: t200_thruster_ccw\n' in text
+    assert f'total mass: {result.vehicle.total_mass:.2f} kg\n' in text
+    assert text.endswith(f'wrote:\n  {tmp_path / URDF_FILE}\n')
 
 
 BAD = {
-    "unknown type": ("parts:\n  - {slot: mast, type: blueboat_antena_mast}\n", [],
-                     "blueboat_antena_mast"),
-    "duplicate key": ("name: a\nname: b\n", [], "name"),
-    "bad name in the config": ("name: 2boat\n", [], "2boat"),
-    "bad name given": ("", ["--name", "my-boat"], "my-boat"),
-    "unknown Gazebo release": ("", ["--gz-version", "fortress"], "fortress"),
+    'unknown type': ('parts:\n  - {slot: mast, type: blueboat_antena_mast}\n', [],
+                     'blueboat_antena_mast'),
+    'duplicate key': ('name: a\nname: b\n', [], 'name'),
+    'bad name in the config': ('name: 2boat\n', [], '2boat'),
+    'bad name given': ('', ['--name', 'my-boat'], 'my-boat'),
+    'unknown Gazebo release': ('', ['--gz-version', 'fortress'], 'fortress'),
 }
 
 
-@pytest.mark.parametrize("case", list(BAD))
+@pytest.mark.parametrize('case', list(BAD))
 def test_a_failing_build_leaves_the_output_untouched(case, tmp_path):
     text, extra, item = BAD[case]
     config = write_config(tmp_path, text)
-    out = tmp_path / "out"
+    out = tmp_path / 'out'
     out.mkdir()
-    (out / URDF_FILE).write_text("old urdf", encoding="utf-8")
-    (out / BRIDGE_FILE).write_text("old bridge", encoding="utf-8")
-    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    (out / URDF_FILE).write_text('old urdf', encoding='utf-8')
+    (out / BRIDGE_FILE).write_text('old bridge', encoding='utf-8')
+    (out / 'notes.txt').write_text('mine', encoding='utf-8')
     before = snapshot(out)
-    result = cli("build", config, "--output", out, *extra)
+    result = cli('build', config, '--output', out, *extra)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("error: ")
+    assert 'Traceback' not in result.stderr
+    assert result.stderr.startswith('error: ')
     assert item in result.stderr
-    assert result.stdout == ""
+    assert result.stdout == ''
     assert snapshot(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["boat.yaml", "out"]  # no leftovers
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['boat.yaml', 'out']  # no leftovers
 
 
 def test_the_messages_say_what_is_valid(tmp_path):
-    config = write_config(tmp_path, "")
-    result = cli("build", config, "--output", tmp_path / "out", "--gz-version", "fortress")
-    assert "valid: harmonic, ionic, jetty" in result.stderr
-    result = cli("build", config, "--output", tmp_path / "out", "--name", "my-boat")
-    assert "letters, digits and underscores, starting with a letter" in result.stderr
-    assert not (tmp_path / "out").exists()
+    config = write_config(tmp_path, '')
+    result = cli('build', config, '--output', tmp_path / 'out', '--gz-version', 'fortress')
+    assert 'valid: harmonic, ionic, jetty' in result.stderr
+    result = cli('build', config, '--output', tmp_path / 'out', '--name', 'my-boat')
+    assert 'letters, digits and underscores, starting with a letter' in result.stderr
+    assert not (tmp_path / 'out').exists()
 
 
 def test_gz_version_switches_the_sensor_frame_tag(tmp_path):
-    result = cli("build", CONFIG_DIR / "blueboat.yaml", "--output", tmp_path, "--gz-version",
-                 "ionic")
+    result = cli('build', CONFIG_DIR / 'blueboat.yaml', '--output', tmp_path, '--gz-version',
+                 'ionic')
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("vehicle: blueboat (Gazebo ionic)")
-    urdf = (tmp_path / URDF_FILE).read_text(encoding="utf-8")
-    assert "<frame_id>blueboat/ping_beam</frame_id>" in urdf
-    assert "gz_frame_id" not in urdf
+    assert result.stdout.startswith('vehicle: blueboat (Gazebo ionic)')
+    urdf = (tmp_path / URDF_FILE).read_text(encoding='utf-8')
+    assert '<frame_id>blueboat/ping_beam</frame_id>' in urdf
+    assert 'gz_frame_id' not in urdf
 
 
 def test_bridge_command_on_a_urdf_without_manifest(tmp_path):
-    path = tmp_path / "plain.urdf"
-    path.write_text('<robot name="r"><link name="a"/></robot>', encoding="utf-8")
-    result = cli("bridge", path)
+    path = tmp_path / 'plain.urdf'
+    path.write_text('<robot name="r"><link name="a"/></robot>', encoding='utf-8')
+    result = cli('bridge', path)
     assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    assert re.search(r"error: .*no <assembly_part> records", result.stderr)
+    assert 'Traceback' not in result.stderr
+    assert re.search(r'error: .*no <assembly_part> records', result.stderr)

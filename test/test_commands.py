@@ -3,9 +3,8 @@ config mistake from any command."""
 
 from __future__ import annotations
 
+from conftest import cli, CONFIG_DIR, run, SHIPPED_CONFIGS, tool, write_config
 import pytest
-
-from conftest import CONFIG_DIR, SHIPPED_CONFIGS, cli, run, tool, write_config
 
 DEFAULT_TREE = """\
 vehicle blueboat
@@ -24,155 +23,155 @@ base_link (blueboat_chassis)
 
 
 def test_parts_lists_the_catalogue_with_slots():
-    result = cli("parts")
+    result = cli('parts')
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "blueboat_chassis  (14.15 kg)" in out
-    assert ("    slot motor_port: accepts m200_weedless_prop_ccw, t200_thruster_ccw; default "
-            "m200_weedless_prop_ccw  (joint continuous, no collision)") in out
-    assert "    slot mast: accepts blueboat_antenna_mast; default none" in out
-    assert "    slot ping: accepts ping_singlebeam; default ping_singlebeam" in out
-    for name in ("t200_thruster_cw", "blueboat_flag", "ping_singlebeam", "blueboat_battery"):
-        assert f"\n{name}  (" in out
+    assert 'blueboat_chassis  (14.15 kg)' in out
+    assert ('    slot motor_port: accepts m200_weedless_prop_ccw, t200_thruster_ccw; default '
+            'm200_weedless_prop_ccw  (joint continuous, no collision)') in out
+    assert '    slot mast: accepts blueboat_antenna_mast; default none' in out
+    assert '    slot ping: accepts ping_singlebeam; default ping_singlebeam' in out
+    for name in ('t200_thruster_cw', 'blueboat_flag', 'ping_singlebeam', 'blueboat_battery'):
+        assert f'\n{name}  (' in out
 
 
 def test_parts_with_a_user_part_file():
-    result = cli("parts", "--part-file", CONFIG_DIR / "examples" / "user_parts" / "camera_bracket.yaml")
+    result = cli('parts', '--part-file', CONFIG_DIR / 'examples' / 'user_parts' / 'camera_bracket.yaml')
     assert result.returncode == 0, result.stderr
-    assert "camera_bracket  (0.2 kg)  [from " in result.stdout
-    assert "    frame camera" in result.stdout
+    assert 'camera_bracket  (0.2 kg)  [from ' in result.stdout
+    assert '    frame camera' in result.stdout
 
 
 def test_tree_of_the_default_config():
-    result = cli("tree", CONFIG_DIR / "blueboat.yaml")
+    result = cli('tree', CONFIG_DIR / 'blueboat.yaml')
     assert result.returncode == 0, result.stderr
     assert result.stdout == DEFAULT_TREE
 
 
-@pytest.mark.parametrize("example, lines", [
-    ("t200.yaml", ["    [motor_port] motor_port (t200_thruster_ccw)",
-                   "    [motor_stbd] motor_stbd (t200_thruster_cw)"]),
-    ("mast_and_payload.yaml", ["vehicle survey_boat", "    [mast] mast (blueboat_antenna_mast)",
-                               "        <frame top>", "    [payload] payload (blueboat_payload_bracket)"]),
-    ("no_ping.yaml", ["    [ping_mount] (empty)"]),
-    ("ping_at_bow.yaml", ["    [ping_mount] (empty)", "    [bow_ping] bow_ping (ping_singlebeam)"]),
-    ("free_placement.yaml", ["    placed on base_link: aft_mast (blueboat_antenna_mast)",
-                             "        [pennant] pennant (blueboat_flag)"]),
-    ("user_part.yaml", ["        placed on payload_mount: camera_bracket (camera_bracket)",
-                        "            <frame camera>"]),
+@pytest.mark.parametrize('example, lines', [
+    ('t200.yaml', ['    [motor_port] motor_port (t200_thruster_ccw)',
+                   '    [motor_stbd] motor_stbd (t200_thruster_cw)']),
+    ('mast_and_payload.yaml', ['vehicle survey_boat', '    [mast] mast (blueboat_antenna_mast)',
+                               '        <frame top>', '    [payload] payload (blueboat_payload_bracket)']),
+    ('no_ping.yaml', ['    [ping_mount] (empty)']),
+    ('ping_at_bow.yaml', ['    [ping_mount] (empty)', '    [bow_ping] bow_ping (ping_singlebeam)']),
+    ('free_placement.yaml', ['    placed on base_link: aft_mast (blueboat_antenna_mast)',
+                             '        [pennant] pennant (blueboat_flag)']),
+    ('user_part.yaml', ['        placed on payload_mount: camera_bracket (camera_bracket)',
+                        '            <frame camera>']),
 ])
 def test_tree_of_the_examples(example, lines):
-    result = cli("tree", CONFIG_DIR / "examples" / example)
+    result = cli('tree', CONFIG_DIR / 'examples' / example)
     assert result.returncode == 0, result.stderr
     for line in lines:
         assert line in result.stdout.splitlines(), (line, result.stdout)
 
 
 def test_urdf_command_prints_the_checked_urdf_and_writes_a_file(tmp_path):
-    result = cli("urdf", CONFIG_DIR / "blueboat.yaml", "--name", "boat7")
+    result = cli('urdf', CONFIG_DIR / 'blueboat.yaml', '--name', 'boat7')
     assert result.returncode == 0, result.stderr
     assert '<robot name="boat7">' in result.stdout
-    out = tmp_path / "boat.urdf"
-    assert cli("urdf", CONFIG_DIR / "blueboat.yaml", "-o", out).returncode == 0
-    assert out.read_text().startswith("<?xml")
+    out = tmp_path / 'boat.urdf'
+    assert cli('urdf', CONFIG_DIR / 'blueboat.yaml', '-o', out).returncode == 0
+    assert out.read_text().startswith('<?xml')
 
 
 def test_check_assembly_ok_and_problems(tmp_path):
-    good = write_config(tmp_path, "parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n", "good.yaml")
-    urdf = tmp_path / "good.urdf"
-    assert cli("urdf", good, "-o", urdf).returncode == 0
-    ok = run([tool("check_assembly"), good, urdf])
-    assert ok.returncode == 0 and ok.stderr == ""
-    assert ok.stdout == f"OK: {urdf} is consistent with {good}\n"
+    good = write_config(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n', 'good.yaml')
+    urdf = tmp_path / 'good.urdf'
+    assert cli('urdf', good, '-o', urdf).returncode == 0
+    ok = run([tool('check_assembly'), good, urdf])
+    assert ok.returncode == 0 and ok.stderr == ''
+    assert ok.stdout == f'OK: {urdf} is consistent with {good}\n'
 
-    bad = write_config(tmp_path, "colour: red\nparts:\n  - {slot: mast, type: none}\n"
-                                 "  - {slot: x, of: nobody, type: none}\n", "bad.yaml")
-    result = run([tool("check_assembly"), bad, urdf])
-    assert result.returncode == 1 and result.stdout == ""
+    bad = write_config(tmp_path, 'colour: red\nparts:\n  - {slot: mast, type: none}\n'
+                                 '  - {slot: x, of: nobody, type: none}\n', 'bad.yaml')
+    result = run([tool('check_assembly'), bad, urdf])
+    assert result.returncode == 1 and result.stdout == ''
     lines = result.stderr.splitlines()
     assert lines == [
         f"error: {bad}:1: the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files",
-        f"error: {bad}:3: parts entry #1 (slot mast): the config fits none but the URDF has "
-        "blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this config",
-        f"error: {bad}:4: parts entry #2 (slot x): of: nobody matches no fitted instance; "
-        "instances: base_link, battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, ping, ping_mount",
+        f'error: {bad}:3: parts entry #1 (slot mast): the config fits none but the URDF has '
+        'blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this config',
+        f'error: {bad}:4: parts entry #2 (slot x): of: nobody matches no fitted instance; '
+        'instances: base_link, battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, ping, ping_mount',
     ]
 
 
 def test_check_subcommand_matches_check_assembly(tmp_path):
-    config = CONFIG_DIR / "blueboat.yaml"
-    urdf = tmp_path / "b.urdf"
-    assert cli("urdf", config, "-o", urdf).returncode == 0
-    result = cli("check", config, urdf)
-    assert result.returncode == 0 and result.stdout.startswith("OK: ")
+    config = CONFIG_DIR / 'blueboat.yaml'
+    urdf = tmp_path / 'b.urdf'
+    assert cli('urdf', config, '-o', urdf).returncode == 0
+    result = cli('check', config, urdf)
+    assert result.returncode == 0 and result.stdout.startswith('OK: ')
 
 
 def test_check_assembly_with_unreadable_inputs(tmp_path):
-    result = run([tool("check_assembly"), tmp_path / "none.yaml", tmp_path / "none.urdf"])
+    result = run([tool('check_assembly'), tmp_path / 'none.yaml', tmp_path / 'none.urdf'])
     assert result.returncode == 1
-    assert "none.yaml: no such file" in result.stderr and "Traceback" not in result.stderr
+    assert 'none.yaml: no such file' in result.stderr and 'Traceback' not in result.stderr
 
 
 BAD_CONFIGS = {
-    "duplicate key": ("parts:\n  - slot: mast\n    type: none\n    type: none\n", "boat.yaml:4: duplicate key 'type'"),
-    "not yaml": ("parts: [\n", "not valid YAML"),
-    "unknown type": ("parts:\n  - {slot: mast, type: mastt}\n", "unknown part type 'mastt'"),
-    "not accepted": ("parts:\n  - {slot: mast, type: blueboat_flag}\n", "does not accept blueboat_flag"),
-    "unknown key": ("parts:\n  - {slot: mast, typ: none}\n", "unknown key 'typ'"),
-    "matches nothing": ("parts:\n  - {slot: ping, of: nobody, type: none}\n", "of: nobody matches no fitted instance"),
-    "same name": ("parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n", "2 instances are named flag"),
-    "bad name": ("name: 'my boat'\n", "cannot be a ROS namespace"),
-    "bad part file": ("part_files: [p.yaml]\n", "p.yaml:2: a part has no key 'colour'"),
+    'duplicate key': ('parts:\n  - slot: mast\n    type: none\n    type: none\n', "boat.yaml:4: duplicate key 'type'"),
+    'not yaml': ('parts: [\n', 'not valid YAML'),
+    'unknown type': ('parts:\n  - {slot: mast, type: mastt}\n', "unknown part type 'mastt'"),
+    'not accepted': ('parts:\n  - {slot: mast, type: blueboat_flag}\n', 'does not accept blueboat_flag'),
+    'unknown key': ('parts:\n  - {slot: mast, typ: none}\n', "unknown key 'typ'"),
+    'matches nothing': ('parts:\n  - {slot: ping, of: nobody, type: none}\n', 'of: nobody matches no fitted instance'),
+    'same name': ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n', '2 instances are named flag'),
+    'bad name': ("name: 'my boat'\n", 'cannot be a ROS namespace'),
+    'bad part file': ('part_files: [p.yaml]\n', "p.yaml:2: a part has no key 'colour'"),
 }
 
 
-@pytest.mark.parametrize("command", ["urdf", "tree", "build", "export"])
-@pytest.mark.parametrize("case", sorted(BAD_CONFIGS))
+@pytest.mark.parametrize('command', ['urdf', 'tree', 'build', 'export'])
+@pytest.mark.parametrize('case', sorted(BAD_CONFIGS))
 def test_no_traceback_for_any_config_error(tmp_path, command, case):
     text, fragment = BAD_CONFIGS[case]
-    (tmp_path / "p.yaml").write_text("type: p\ncolour: red\n")
+    (tmp_path / 'p.yaml').write_text('type: p\ncolour: red\n')
     config = write_config(tmp_path, text)
-    out = tmp_path / "out"
-    args = {"urdf": ["urdf", config], "tree": ["tree", config],
-            "build": ["build", config, "--output", out], "export": ["export", config, out]}[command]
+    out = tmp_path / 'out'
+    args = {'urdf': ['urdf', config], 'tree': ['tree', config],
+            'build': ['build', config, '--output', out], 'export': ['export', config, out]}[command]
     result = cli(*args)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("error: ")
+    assert 'Traceback' not in result.stderr
+    assert result.stderr.startswith('error: ')
     assert fragment in result.stderr, result.stderr
     assert not out.exists()
 
 
 def test_missing_config_file_is_named():
-    result = cli("tree", "/nonexistent/boat.yaml")
+    result = cli('tree', '/nonexistent/boat.yaml')
     assert result.returncode == 1
-    assert result.stderr == "error: /nonexistent/boat.yaml: no such file\n"
+    assert result.stderr == 'error: /nonexistent/boat.yaml: no such file\n'
 
 
 def test_every_shipped_config_resolves_from_the_command_line():
     for config in SHIPPED_CONFIGS:
-        assert cli("tree", config).returncode == 0, config
+        assert cli('tree', config).returncode == 0, config
 
 
-@pytest.mark.parametrize("command", ["build", "urdf", "export"])
+@pytest.mark.parametrize('command', ['build', 'urdf', 'export'])
 def test_an_unwritable_output_is_a_message_not_a_traceback(command):
-    config = CONFIG_DIR / "blueboat.yaml"
-    args = {"build": ["build", config, "--output", "/proc/none/out"],
-            "urdf": ["urdf", config, "-o", "/proc/none/robot.urdf"],
-            "export": ["export", config, "/proc/none/out"]}[command]
+    config = CONFIG_DIR / 'blueboat.yaml'
+    args = {'build': ['build', config, '--output', '/proc/none/out'],
+            'urdf': ['urdf', config, '-o', '/proc/none/robot.urdf'],
+            'export': ['export', config, '/proc/none/out']}[command]
     result = cli(*args)
     assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("error: ") and "/proc/none" in result.stderr
+    assert 'Traceback' not in result.stderr
+    assert result.stderr.startswith('error: ') and '/proc/none' in result.stderr
 
 
-@pytest.mark.parametrize("command", ["check_assembly", "check", "bridge"])
+@pytest.mark.parametrize('command', ['check_assembly', 'check', 'bridge'])
 def test_a_urdf_that_is_not_text_is_a_message(tmp_path, command):
-    urdf = tmp_path / "robot.urdf"
-    urdf.write_bytes(b"\xff\xfe")
-    config = CONFIG_DIR / "blueboat.yaml"
-    result = {"check_assembly": lambda: run([tool("check_assembly"), config, urdf]),
-              "check": lambda: cli("check", config, urdf),
-              "bridge": lambda: cli("bridge", urdf)}[command]()
+    urdf = tmp_path / 'robot.urdf'
+    urdf.write_bytes(b'\xff\xfe')
+    config = CONFIG_DIR / 'blueboat.yaml'
+    result = {'check_assembly': lambda: run([tool('check_assembly'), config, urdf]),
+              'check': lambda: cli('check', config, urdf),
+              'bridge': lambda: cli('bridge', urdf)}[command]()
     assert result.returncode == 1
-    assert result.stderr == f"error: {urdf}: cannot read: not UTF-8 text (is it a URDF?)\n"
+    assert result.stderr == f'error: {urdf}: cannot read: not UTF-8 text (is it a URDF?)\n'

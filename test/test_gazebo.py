@@ -5,55 +5,53 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-import pytest
-
-from conftest import CONFIG_DIR, run, tool, write_config
-
 from bluerobotics_parts import gazebo, kinematics
 from bluerobotics_parts.build import build
 from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.pipeline import resolve_config
 from bluerobotics_parts.vehicle import Vehicle
+from conftest import CONFIG_DIR, run, tool, write_config
+import pytest
 
-THRUSTER = "gz::sim::systems::Thruster"
+THRUSTER = 'gz::sim::systems::Thruster'
 
 
-def compose(config, name=None, version="harmonic"):
+def compose(config, name=None, version='harmonic'):
     resolved = resolve_config(config, name=name)
     return gazebo.compose(resolved.urdf, resolved.manifest, resolved.catalogue(), resolved.name,
                           gazebo.flavour(version))
 
 
 def plugins(root, name):
-    return [p for p in root.iter("plugin") if p.get("name") == name]
+    return [p for p in root.iter('plugin') if p.get('name') == name]
 
 
 def params(plugin) -> dict:
     return {child.tag: child.text for child in plugin}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def default():
-    text = compose(CONFIG_DIR / "blueboat.yaml")
+    text = compose(CONFIG_DIR / 'blueboat.yaml')
     return text, ElementTree.fromstring(text.encode())
 
 
 # -- releases ------------------------------------------------------------------------------------
 
 def test_flavours_name_the_sensor_frame_tag():
-    assert gazebo.flavour().name == "harmonic"
-    assert gazebo.flavour("harmonic").sensor_frame_tag == "gz_frame_id"
-    assert gazebo.flavour("Ionic").sensor_frame_tag == "frame_id"
-    assert gazebo.flavour("jetty").sensor_frame_tag == "frame_id"
+    assert gazebo.flavour().name == 'harmonic'
+    assert gazebo.flavour('harmonic').sensor_frame_tag == 'gz_frame_id'
+    assert gazebo.flavour('Ionic').sensor_frame_tag == 'frame_id'
+    assert gazebo.flavour('jetty').sensor_frame_tag == 'frame_id'
 
 
-@pytest.mark.parametrize("bad", ["fortress", "garden", "", "harmonic2"])
+@pytest.mark.parametrize('bad', ['fortress', 'garden', '', 'harmonic2'])
 def test_an_unknown_release_lists_the_valid_ones(bad):
     with pytest.raises(ConfigError) as caught:
         gazebo.flavour(bad)
     assert repr(bad) in str(caught.value)
-    assert "valid: harmonic, ionic, jetty" in str(caught.value)
+    assert 'valid: harmonic, ionic, jetty' in str(caught.value)
 
 
 # -- what is composed ----------------------------------------------------------------------------
@@ -62,16 +60,16 @@ def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
     """Same links and joints; the only change inside is the token mass of the massless slot
     links that carry a propeller joint (so Gazebo's conversion keeps the joint)."""
     text, root = default
-    plain = resolve_config(CONFIG_DIR / "blueboat.yaml").urdf
-    assert text.rstrip().endswith("</robot>")
-    path = tmp_path / "composed.urdf"
-    path.write_text(text, encoding="utf-8")
-    result = run([tool("check_urdf"), path])  # robot_state_publisher's parser
+    plain = resolve_config(CONFIG_DIR / 'blueboat.yaml').urdf
+    assert text.rstrip().endswith('</robot>')
+    path = tmp_path / 'composed.urdf'
+    path.write_text(text, encoding='utf-8')
+    result = run([tool('check_urdf'), path])  # robot_state_publisher's parser
     assert result.returncode == 0, result.stdout + result.stderr
     composed, original = Vehicle.from_urdf(text), Vehicle.from_urdf(plain)
     assert composed.joints == original.joints
-    carriers = {j.parent for j in original.joints.values() if j.type != "fixed"}
-    assert carriers == {"base_link_motor_port", "base_link_motor_stbd"}
+    carriers = {j.parent for j in original.joints.values() if j.type != 'fixed'}
+    assert carriers == {'base_link_motor_port', 'base_link_motor_stbd'}
     for name, link in original.links.items():
         if name in carriers:
             assert link.mass == 0.0 and composed.links[name].mass == gazebo.CARRIER_MASS
@@ -81,24 +79,24 @@ def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
 
 def test_one_thruster_per_propeller_with_the_part_data(default):
     _, root = default
-    found = {params(p)["joint_name"]: params(p) for p in plugins(root, THRUSTER)}
-    assert sorted(found) == ["motor_port_joint", "motor_stbd_joint"]
-    for instance, part_type in (("motor_port", "m200_weedless_prop_ccw"),
-                                ("motor_stbd", "m200_weedless_prop_cw")):
+    found = {params(p)['joint_name']: params(p) for p in plugins(root, THRUSTER)}
+    assert sorted(found) == ['motor_port_joint', 'motor_stbd_joint']
+    for instance, part_type in (('motor_port', 'm200_weedless_prop_ccw'),
+                                ('motor_stbd', 'm200_weedless_prop_cw')):
         propeller = shipped()[part_type].propeller
-        values = found[f"{instance}_joint"]
-        assert values["namespace"] == "blueboat"
-        assert values["topic"] == f"{instance}/thrust"
-        assert abs(float(values["thrust_coefficient"])) == propeller.thrust_coefficient
-        assert float(values["propeller_diameter"]) == propeller.diameter == 0.112
-        assert float(values["max_thrust_cmd"]) == propeller.max_thrust == 55.2
-        assert float(values["min_thrust_cmd"]) == propeller.min_thrust == -27.6
-        assert float(values["fluid_density"]) == 1025.0
+        values = found[f'{instance}_joint']
+        assert values['namespace'] == 'blueboat'
+        assert values['topic'] == f'{instance}/thrust'
+        assert abs(float(values['thrust_coefficient'])) == propeller.thrust_coefficient
+        assert float(values['propeller_diameter']) == propeller.diameter == 0.112
+        assert float(values['max_thrust_cmd']) == propeller.max_thrust == 55.2
+        assert float(values['min_thrust_cmd']) == propeller.min_thrust == -27.6
+        assert float(values['fluid_density']) == 1025.0
     thruster = plugins(root, THRUSTER)[0]
-    assert thruster.get("filename") == "gz-sim-thruster-system"
+    assert thruster.get('filename') == 'gz-sim-thruster-system'
 
 
-@pytest.mark.parametrize("config", ["blueboat.yaml", "examples/t200.yaml"])
+@pytest.mark.parametrize('config', ['blueboat.yaml', 'examples/t200.yaml'])
 def test_thrust_coefficient_sign_follows_the_rotation(config):
     """Spin the propeller the way gz does, w = sign(T Kt) sqrt(...), for forward thrust, and
     look from astern: the sense must be the part's rotation (cw seen from astern)."""
@@ -108,120 +106,120 @@ def test_thrust_coefficient_sign_follows_the_rotation(config):
     rotations = []
     for plugin in plugins(ElementTree.fromstring(text.encode()), THRUSTER):
         values = params(plugin)
-        joint = values["joint_name"]
+        joint = values['joint_name']
         actuator = next(a for a in vehicle.actuators.values() if a.joint == joint)
         _, axis = kinematics.joint_frame(vehicle, poses, joint)
         assert axis[0] > 0.99  # the thrust axis points forward
-        spin = math.copysign(1.0, 1.0 * float(values["thrust_coefficient"]))  # thrust T = +1 N
+        spin = math.copysign(1.0, 1.0 * float(values['thrust_coefficient']))  # thrust T = +1 N
         # Looking forward from astern, a positive angular velocity about +x is clockwise.
-        seen_from_astern = "cw" if spin * axis[0] > 0 else "ccw"
+        seen_from_astern = 'cw' if spin * axis[0] > 0 else 'ccw'
         assert seen_from_astern == actuator.rotation, joint
         rotations.append(seen_from_astern)
-    assert sorted(rotations) == ["ccw", "cw"]  # port and starboard are mirrored
+    assert sorted(rotations) == ['ccw', 'cw']  # port and starboard are mirrored
 
 
 def test_the_coefficient_rule():
-    cw, ccw = shipped()["m200_weedless_prop_cw"].propeller, shipped()["t200_thruster_ccw"].propeller
+    cw, ccw = shipped()['m200_weedless_prop_cw'].propeller, shipped()['t200_thruster_ccw'].propeller
     assert gazebo.thrust_coefficient(cw) == cw.thrust_coefficient > 0
     assert gazebo.thrust_coefficient(ccw) == -ccw.thrust_coefficient < 0
 
 
 def test_echosounder_is_a_gpu_lidar_fan_on_its_beam_frame(default):
     _, root = default
-    (block,) = [g for g in root.findall("gazebo") if g.get("reference")]
-    assert block.get("reference") == "ping_beam"
-    sensor = block.find("sensor")
-    echo = shipped()["ping_singlebeam"].echosounder
-    assert (sensor.get("name"), sensor.get("type")) == ("ping", "gpu_lidar")
-    assert [float(v) for v in sensor.findtext("pose").split()] == [0.0] * 6
-    assert sensor.findtext("topic") == "/blueboat/ping/scan"
-    assert sensor.findtext("gz_frame_id") == "blueboat/ping_beam"
-    assert sensor.find("frame_id") is None
-    assert (sensor.findtext("always_on"), sensor.findtext("visualize")) == ("true", "false")
-    assert float(sensor.findtext("update_rate")) == echo.update_rate
-    horizontal = sensor.find("lidar/scan/horizontal")
-    assert int(horizontal.findtext("samples")) == echo.samples == 9
-    low, high = float(horizontal.findtext("min_angle")), float(horizontal.findtext("max_angle"))
+    (block,) = [g for g in root.findall('gazebo') if g.get('reference')]
+    assert block.get('reference') == 'ping_beam'
+    sensor = block.find('sensor')
+    echo = shipped()['ping_singlebeam'].echosounder
+    assert (sensor.get('name'), sensor.get('type')) == ('ping', 'gpu_lidar')
+    assert [float(v) for v in sensor.findtext('pose').split()] == [0.0] * 6
+    assert sensor.findtext('topic') == '/blueboat/ping/scan'
+    assert sensor.findtext('gz_frame_id') == 'blueboat/ping_beam'
+    assert sensor.find('frame_id') is None
+    assert (sensor.findtext('always_on'), sensor.findtext('visualize')) == ('true', 'false')
+    assert float(sensor.findtext('update_rate')) == echo.update_rate
+    horizontal = sensor.find('lidar/scan/horizontal')
+    assert int(horizontal.findtext('samples')) == echo.samples == 9
+    low, high = float(horizontal.findtext('min_angle')), float(horizontal.findtext('max_angle'))
     assert (low, high) == (-echo.beam_width / 2, echo.beam_width / 2)
     assert math.degrees(high - low) == pytest.approx(25.0)  # the Ping2's published beam
-    assert float(sensor.findtext("lidar/range/min")) == echo.range_min == 0.5
-    assert float(sensor.findtext("lidar/range/max")) == echo.range_max == 100.0
+    assert float(sensor.findtext('lidar/range/min')) == echo.range_min == 0.5
+    assert float(sensor.findtext('lidar/range/max')) == echo.range_max == 100.0
 
 
 def test_ionic_writes_frame_id():
-    root = ElementTree.fromstring(compose(CONFIG_DIR / "blueboat.yaml", version="ionic").encode())
-    sensor = root.find("gazebo/sensor")
-    assert sensor.findtext("frame_id") == "blueboat/ping_beam"
-    assert sensor.find("gz_frame_id") is None
+    root = ElementTree.fromstring(compose(CONFIG_DIR / 'blueboat.yaml', version='ionic').encode())
+    sensor = root.find('gazebo/sensor')
+    assert sensor.findtext('frame_id') == 'blueboat/ping_beam'
+    assert sensor.find('gz_frame_id') is None
 
 
 def test_vehicle_systems(default):
     _, root = default
-    (joint_states,) = plugins(root, "gz::sim::systems::JointStatePublisher")
-    assert joint_states.get("filename") == "gz-sim-joint-state-publisher-system"
-    assert params(joint_states) == {"topic": "/model/blueboat/joint_state"}
-    (odometry,) = plugins(root, "gz::sim::systems::OdometryPublisher")
-    assert odometry.get("filename") == "gz-sim-odometry-publisher-system"
-    assert params(odometry) == {"odom_topic": "/model/blueboat/odometry",
-                                "tf_topic": "/model/blueboat/tf",
-                                "odom_frame": "blueboat/odom",
-                                "robot_base_frame": "blueboat/base_link", "dimensions": "3"}
+    (joint_states,) = plugins(root, 'gz::sim::systems::JointStatePublisher')
+    assert joint_states.get('filename') == 'gz-sim-joint-state-publisher-system'
+    assert params(joint_states) == {'topic': '/model/blueboat/joint_state'}
+    (odometry,) = plugins(root, 'gz::sim::systems::OdometryPublisher')
+    assert odometry.get('filename') == 'gz-sim-odometry-publisher-system'
+    assert params(odometry) == {'odom_topic': '/model/blueboat/odometry',
+                                'tf_topic': '/model/blueboat/tf',
+                                'odom_frame': 'blueboat/odom',
+                                'robot_base_frame': 'blueboat/base_link', 'dimensions': '3'}
 
 
 def test_hydrodynamics_on_the_root_link_from_the_base_part(default):
     _, root = default
-    (hydro,) = plugins(root, "gz::sim::systems::Hydrodynamics")
-    assert hydro.get("filename") == "gz-sim-hydrodynamics-system"
+    (hydro,) = plugins(root, 'gz::sim::systems::Hydrodynamics')
+    assert hydro.get('filename') == 'gz-sim-hydrodynamics-system'
     values = params(hydro)
-    assert values.pop("link_name") == "base_link"
-    assert float(values.pop("water_density")) == 1025.0
-    assert values.pop("disable_added_mass") == "true"
-    data = shipped()["blueboat_chassis"].hydrodynamics
-    damping = {k: v for k, v in data.items() if "Dot" not in k}
+    assert values.pop('link_name') == 'base_link'
+    assert float(values.pop('water_density')) == 1025.0
+    assert values.pop('disable_added_mass') == 'true'
+    data = shipped()['blueboat_chassis'].hydrodynamics
+    damping = {k: v for k, v in data.items() if 'Dot' not in k}
     assert {k: float(v) for k, v in values.items()} == damping
-    assert damping["xUabsU"] == pytest.approx(-2 * 55.2 / 3.0 ** 2, abs=1e-3)
+    assert damping['xUabsU'] == pytest.approx(-2 * 55.2 / 3.0 ** 2, abs=1e-3)
     assert all(v < 0 for v in damping.values())  # every term resists motion
     assert len(damping) == 12
 
 
 def test_a_renamed_base_carries_the_hydrodynamics(tmp_path):
-    root = ElementTree.fromstring(compose(write_config(tmp_path, "base: {name: hull}\n")).encode())
-    (hydro,) = plugins(root, "gz::sim::systems::Hydrodynamics")
-    assert hydro.findtext("link_name") == "hull"
-    (odometry,) = plugins(root, "gz::sim::systems::OdometryPublisher")
-    assert odometry.findtext("robot_base_frame") == "blueboat/hull"
+    root = ElementTree.fromstring(compose(write_config(tmp_path, 'base: {name: hull}\n')).encode())
+    (hydro,) = plugins(root, 'gz::sim::systems::Hydrodynamics')
+    assert hydro.findtext('link_name') == 'hull'
+    (odometry,) = plugins(root, 'gz::sim::systems::OdometryPublisher')
+    assert odometry.findtext('robot_base_frame') == 'blueboat/hull'
 
 
 def test_parts_with_nothing_to_simulate_add_nothing():
     count = {}
-    for config in ("blueboat.yaml", "examples/mast_and_payload.yaml", "examples/no_ping.yaml"):
+    for config in ('blueboat.yaml', 'examples/mast_and_payload.yaml', 'examples/no_ping.yaml'):
         root = ElementTree.fromstring(compose(CONFIG_DIR / config).encode())
-        count[config] = len(root.findall("gazebo"))
+        count[config] = len(root.findall('gazebo'))
     # two thrusters + one echosounder + joint states, odometry, hydrodynamics
-    assert count == {"blueboat.yaml": 6, "examples/mast_and_payload.yaml": 6,
-                     "examples/no_ping.yaml": 5}
+    assert count == {'blueboat.yaml': 6, 'examples/mast_and_payload.yaml': 6,
+                     'examples/no_ping.yaml': 5}
 
 
 def test_output_is_deterministic(default):
     text, _ = default
-    assert compose(CONFIG_DIR / "blueboat.yaml") == text
+    assert compose(CONFIG_DIR / 'blueboat.yaml') == text
 
 
 def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
-    config = write_config(tmp_path, "parts:\n  - {type: m200_weedless_prop_cw, name: spare, "
-                                    "xyz: [0.2, 0, 0.1]}\n")
+    config = write_config(tmp_path, 'parts:\n  - {type: m200_weedless_prop_cw, name: spare, '
+                                    'xyz: [0.2, 0, 0.1]}\n')
     with pytest.raises(BlueRoboticsPartsError) as caught:
         build(config)
     message = str(caught.value)
-    assert "propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)" in message
-    assert "joint: continuous" in message
+    assert 'propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)' in message
+    assert 'joint: continuous' in message
 
 
 def test_a_urdf_without_its_end_is_refused():
-    resolved = resolve_config(CONFIG_DIR / "blueboat.yaml")
-    broken = resolved.urdf.replace("</robot>", "")
+    resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
+    broken = resolved.urdf.replace('</robot>', '')
     with pytest.raises(BlueRoboticsPartsError):
-        gazebo.compose(broken, resolved.manifest, resolved.catalogue(), "blueboat",
+        gazebo.compose(broken, resolved.manifest, resolved.catalogue(), 'blueboat',
                        gazebo.flavour())
 
 
@@ -239,36 +237,36 @@ collision:
 
 
 def test_a_base_without_hydrodynamics_gets_no_hydrodynamics_system(tmp_path):
-    (tmp_path / "raft.yaml").write_text(RAFT, encoding="utf-8")
-    config = write_config(tmp_path, "part_files: [raft.yaml]\nbase: {type: raft}\n")
+    (tmp_path / 'raft.yaml').write_text(RAFT, encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     root = ElementTree.fromstring(compose(config).encode())
-    assert plugins(root, "gz::sim::systems::Hydrodynamics") == []
+    assert plugins(root, 'gz::sim::systems::Hydrodynamics') == []
     assert plugins(root, THRUSTER) == []
-    assert len(root.findall("gazebo")) == 2  # joint states and odometry
+    assert len(root.findall('gazebo')) == 2  # joint states and odometry
 
 
 def test_a_user_base_brings_its_own_coefficients(tmp_path):
-    (tmp_path / "raft.yaml").write_text(RAFT + "hydrodynamics:\n  xUabsU: -40.0\n"
-                                        "  xUabsU_unverified: example\n  zDotW: -3.0\n"
-                                        "  zDotW_unverified: example\n", encoding="utf-8")
-    config = write_config(tmp_path, "part_files: [raft.yaml]\nbase: {type: raft}\n")
+    (tmp_path / 'raft.yaml').write_text(RAFT + 'hydrodynamics:\n  xUabsU: -40.0\n'
+                                        '  xUabsU_unverified: example\n  zDotW: -3.0\n'
+                                        '  zDotW_unverified: example\n', encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     (hydro,) = plugins(ElementTree.fromstring(compose(config).encode()),
-                       "gz::sim::systems::Hydrodynamics")
-    assert params(hydro) == {"link_name": "base_link", "water_density": "1025.0",
-                             "disable_added_mass": "true", "xUabsU": "-40.0"}
+                       'gz::sim::systems::Hydrodynamics')
+    assert params(hydro) == {'link_name': 'base_link', 'water_density': '1025.0',
+                             'disable_added_mass': 'true', 'xUabsU': '-40.0'}
 
 
-@pytest.mark.parametrize("section, message", [
-    ("  xUabsu: -1.0\n", "hydrodynamics has no coefficient 'xUabsu'; valid: added mass"),
-    ("  qU: -1.0\n", "hydrodynamics has no coefficient 'qU'"),
-    ("  xU: fast\n", "hydrodynamics xU must be a number, got 'fast'"),
+@pytest.mark.parametrize('section, message', [
+    ('  xUabsu: -1.0\n', "hydrodynamics has no coefficient 'xUabsu'; valid: added mass"),
+    ('  qU: -1.0\n', "hydrodynamics has no coefficient 'qU'"),
+    ('  xU: fast\n', "hydrodynamics xU must be a number, got 'fast'"),
 ])
 def test_hydrodynamics_coefficients_are_checked(tmp_path, section, message):
     from bluerobotics_parts.catalogue import load_part_file
 
-    path = tmp_path / "raft.yaml"
-    path.write_text(RAFT + "hydrodynamics:\n" + section, encoding="utf-8")
+    path = tmp_path / 'raft.yaml'
+    path.write_text(RAFT + 'hydrodynamics:\n' + section, encoding='utf-8')
     with pytest.raises(ConfigError) as caught:
         load_part_file(path, shipped=False)
     assert message in str(caught.value)
-    assert str(caught.value).startswith(f"{path}:9: ")
+    assert str(caught.value).startswith(f'{path}:9: ')

@@ -5,81 +5,80 @@ from __future__ import annotations
 import json
 import os
 
+from bluerobotics_parts.errors import BlueRoboticsPartsError
+from bluerobotics_parts.identity import (check_file_rules, check_identity_text, DescriptionError,
+                                         folder_identity, identity_of, manifest_bytes,
+                                         MANIFEST_FILE, read_manifest)
 import pytest
 
-from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.identity import (MANIFEST_FILE, DescriptionError, check_file_rules,
-                                         check_identity_text, folder_identity, identity_of,
-                                         manifest_bytes, read_manifest)
-
-SCHEMA = "bluerobotics_parts.description-manifest.v1"
+SCHEMA = 'bluerobotics_parts.description-manifest.v1'
 VECTOR_MANIFEST = (b'{"files":["a.txt"],"name":"v",'
                    b'"schema":"bluerobotics_parts.description-manifest.v1"}\n')
-VECTOR_IDENTITY = "sha256:b2c478eb4dab4a904190a4a8543d58ec240a8abfde3dc690ca4d8b33306dd64f"
+VECTOR_IDENTITY = 'sha256:b2c478eb4dab4a904190a4a8543d58ec240a8abfde3dc690ca4d8b33306dd64f'
 
 
-def write_folder(folder, files, listed=None, name="v"):
+def write_folder(folder, files, listed=None, name='v'):
     """A description folder: the files, and a manifest listing ``listed`` (default: all)."""
     folder.mkdir(parents=True, exist_ok=True)
     for path, data in files.items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    document = {"schema": SCHEMA, "name": name,
-                "files": list(files) if listed is None else listed}
-    (folder / MANIFEST_FILE).write_text(json.dumps(document) + "\n")
+    document = {'schema': SCHEMA, 'name': name,
+                'files': list(files) if listed is None else listed}
+    (folder / MANIFEST_FILE).write_text(json.dumps(document) + '\n')
     return folder
 
 
 # -- identity ----------------------------------------------------------------------------------
 
 def test_manifest_bytes_are_compact_sorted_json_with_one_newline():
-    assert manifest_bytes("v", ["a.txt"]) == VECTOR_MANIFEST
-    assert manifest_bytes("v", ["b", "a"]).startswith(b'{"files":["a","b"],')
+    assert manifest_bytes('v', ['a.txt']) == VECTOR_MANIFEST
+    assert manifest_bytes('v', ['b', 'a']).startswith(b'{"files":["a","b"],')
 
 
 def test_identity_test_vector_in_memory():
-    entries = {MANIFEST_FILE: VECTOR_MANIFEST, "a.txt": b"hello\n"}
+    entries = {MANIFEST_FILE: VECTOR_MANIFEST, 'a.txt': b'hello\n'}
     assert identity_of(entries) == VECTOR_IDENTITY
 
 
 def test_identity_test_vector_of_a_folder(tmp_path):
     (tmp_path / MANIFEST_FILE).write_bytes(VECTOR_MANIFEST)
-    (tmp_path / "a.txt").write_bytes(b"hello\n")
+    (tmp_path / 'a.txt').write_bytes(b'hello\n')
     assert folder_identity(tmp_path) == VECTOR_IDENTITY
 
 
 def test_identity_does_not_depend_on_entry_order():
-    forward = {MANIFEST_FILE: b"m", "a": b"1", "b/c": b"2"}
+    forward = {MANIFEST_FILE: b'm', 'a': b'1', 'b/c': b'2'}
     backward = dict(reversed(list(forward.items())))
     assert identity_of(forward) == identity_of(backward)
 
 
 def test_every_listed_byte_counts_and_unlisted_files_do_not(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"hello\n", "meshes/m.stl": b"solid"})
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'hello\n', 'meshes/m.stl': b'solid'})
     before = folder_identity(folder)
-    (folder / "notes.txt").write_text("provenance, not listed")
+    (folder / 'notes.txt').write_text('provenance, not listed')
     assert folder_identity(folder) == before
-    (folder / "meshes/m.stl").write_bytes(b"solie")
+    (folder / 'meshes/m.stl').write_bytes(b'solie')
     assert folder_identity(folder) != before
 
 
 def test_dropping_a_name_from_the_manifest_changes_the_identity(tmp_path):
-    full = folder_identity(write_folder(tmp_path / "full", {"a.txt": b"1", "b.txt": b"2"}))
-    fewer = folder_identity(write_folder(tmp_path / "fewer", {"a.txt": b"1", "b.txt": b"2"},
-                                         listed=["a.txt"]))
+    full = folder_identity(write_folder(tmp_path / 'full', {'a.txt': b'1', 'b.txt': b'2'}))
+    fewer = folder_identity(write_folder(tmp_path / 'fewer', {'a.txt': b'1', 'b.txt': b'2'},
+                                         listed=['a.txt']))
     assert full != fewer
 
 
 def test_identity_in_memory_needs_the_manifest():
     with pytest.raises(DescriptionError, match=MANIFEST_FILE):
-        identity_of({"a.txt": b"hello\n"})
+        identity_of({'a.txt': b'hello\n'})
 
 
-@pytest.mark.parametrize("text", ["sha256:" + "0" * 63, "sha256:" + "A" * 64, "0" * 64,
-                                  "md5:" + "0" * 64])
+@pytest.mark.parametrize('text', ['sha256:' + '0' * 63, 'sha256:' + 'A' * 64, '0' * 64,
+                                  'md5:' + '0' * 64])
 def test_malformed_expected_identity_is_refused(text):
-    with pytest.raises(DescriptionError, match="64 lowercase hex digits"):
+    with pytest.raises(DescriptionError, match='64 lowercase hex digits'):
         check_identity_text(text)
     assert check_identity_text(VECTOR_IDENTITY) == VECTOR_IDENTITY
 
@@ -97,89 +96,89 @@ def refused(folder, *words):
 
 
 def test_rule_no_empty_path(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", ""])
-    refused(folder, "''", "empty path")
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', ''])
+    refused(folder, "''", 'empty path')
 
 
 def test_rule_no_absolute_path(tmp_path):
-    outside = tmp_path / "outside.txt"
-    outside.write_text("exists")
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", str(outside)])
-    refused(folder, str(outside), "absolute")
+    outside = tmp_path / 'outside.txt'
+    outside.write_text('exists')
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', str(outside)])
+    refused(folder, str(outside), 'absolute')
 
 
 def test_rule_no_backslash(tmp_path):
-    folder = write_folder(tmp_path / "d", {"meshes\\m.stl": b"1"})  # exists under that name
-    refused(folder, "meshes\\\\m.stl", "backslash")
+    folder = write_folder(tmp_path / 'd', {'meshes\\m.stl': b'1'})  # exists under that name
+    refused(folder, 'meshes\\\\m.stl', 'backslash')
 
 
 def test_rule_no_dot_segment(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["./a.txt"])
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['./a.txt'])
     refused(folder, "'./a.txt'", "'.' segment")
 
 
 def test_rule_no_dot_dot_segment(tmp_path):
-    (tmp_path / "outside.txt").write_text("exists, but outside the folder")
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", "../outside.txt"])
+    (tmp_path / 'outside.txt').write_text('exists, but outside the folder')
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', '../outside.txt'])
     refused(folder, "'../outside.txt'", "'..' segment")
 
 
 def test_rule_no_duplicates(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", "a.txt"])
-    refused(folder, "'a.txt'", "listed twice")
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', 'a.txt'])
+    refused(folder, "'a.txt'", 'listed twice')
 
 
 def test_rule_manifest_does_not_list_itself(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", MANIFEST_FILE])
-    refused(folder, MANIFEST_FILE, "must not list itself")
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', MANIFEST_FILE])
+    refused(folder, MANIFEST_FILE, 'must not list itself')
 
 
 def test_rule_entry_is_not_a_folder(tmp_path):
-    folder = write_folder(tmp_path / "d", {"meshes/m.stl": b"1"}, listed=["meshes"])
-    refused(folder, "'meshes'", "is a folder", "regular file")
+    folder = write_folder(tmp_path / 'd', {'meshes/m.stl': b'1'}, listed=['meshes'])
+    refused(folder, "'meshes'", 'is a folder', 'regular file')
 
 
 def test_rule_entry_is_not_a_symbolic_link(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", "b.txt"])
-    os.symlink("a.txt", folder / "b.txt")  # resolves to a regular file, still refused
-    refused(folder, "'b.txt'", "symbolic link")
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', 'b.txt'])
+    os.symlink('a.txt', folder / 'b.txt')  # resolves to a regular file, still refused
+    refused(folder, "'b.txt'", 'symbolic link')
 
 
 def test_rule_entry_is_not_reached_through_a_linked_folder(tmp_path):
-    real = tmp_path / "elsewhere"
+    real = tmp_path / 'elsewhere'
     real.mkdir()
-    (real / "m.stl").write_bytes(b"1")
-    folder = write_folder(tmp_path / "d", {}, listed=["meshes/m.stl"])
-    os.symlink(real, folder / "meshes")
-    refused(folder, "'meshes/m.stl'", "'meshes'", "symbolic link")
+    (real / 'm.stl').write_bytes(b'1')
+    folder = write_folder(tmp_path / 'd', {}, listed=['meshes/m.stl'])
+    os.symlink(real, folder / 'meshes')
+    refused(folder, "'meshes/m.stl'", "'meshes'", 'symbolic link')
 
 
 def test_rule_listed_file_exists(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"}, listed=["a.txt", "meshes/gone.stl"])
-    refused(folder, "'meshes/gone.stl'", "is missing")
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'}, listed=['a.txt', 'meshes/gone.stl'])
+    refused(folder, "'meshes/gone.stl'", 'is missing')
 
 
 def test_file_rules_take_a_parsed_manifest(tmp_path):
-    folder = write_folder(tmp_path / "d", {"a.txt": b"1"})
+    folder = write_folder(tmp_path / 'd', {'a.txt': b'1'})
     manifest = read_manifest(folder)
     check_file_rules(manifest, folder)  # the folder follows every rule
     with pytest.raises(DescriptionError, match="'b.txt' is missing"):
-        check_file_rules({**manifest, "files": ["a.txt", "b.txt"]}, folder)
+        check_file_rules({**manifest, 'files': ['a.txt', 'b.txt']}, folder)
 
 
 # -- the manifest's own shape ------------------------------------------------------------------
 
 def test_missing_manifest_is_named(tmp_path):
-    refused(tmp_path, MANIFEST_FILE, "missing")
+    refused(tmp_path, MANIFEST_FILE, 'missing')
 
 
-@pytest.mark.parametrize("text, words", [
-    ("{not json", ["not valid JSON"]),
+@pytest.mark.parametrize('text, words', [
+    ('{not json', ['not valid JSON']),
     ('{"schema":"%s","name":"v","name":"w","files":[]}' % SCHEMA, ["duplicate key 'name'"]),
     ('{"schema":"other.v9","name":"v","files":[]}', ["'other.v9'", SCHEMA]),
-    ('{"schema":"%s","name":"v","files":[],"extra":1}' % SCHEMA, ["'extra'", "valid keys"]),
-    ('{"schema":"%s","name":"v","files":"a.txt"}' % SCHEMA, ["files must be a list"]),
-    ('{"schema":"%s","files":[]}' % SCHEMA, ["name must be"]),
+    ('{"schema":"%s","name":"v","files":[],"extra":1}' % SCHEMA, ["'extra'", 'valid keys']),
+    ('{"schema":"%s","name":"v","files":"a.txt"}' % SCHEMA, ['files must be a list']),
+    ('{"schema":"%s","files":[]}' % SCHEMA, ['name must be']),
 ])
 def test_malformed_manifest_is_refused(tmp_path, text, words):
     (tmp_path / MANIFEST_FILE).write_text(text)
@@ -190,30 +189,30 @@ def test_verify_command_prints_the_test_vector(tmp_path):
     from conftest import cli
 
     (tmp_path / MANIFEST_FILE).write_bytes(VECTOR_MANIFEST)
-    (tmp_path / "a.txt").write_bytes(b"hello\n")
-    result = cli("verify", tmp_path, "--expect", VECTOR_IDENTITY)
+    (tmp_path / 'a.txt').write_bytes(b'hello\n')
+    result = cli('verify', tmp_path, '--expect', VECTOR_IDENTITY)
     assert result.returncode == 0, result.stderr
-    assert f"identity: {VECTOR_IDENTITY}" in result.stdout.splitlines()
+    assert f'identity: {VECTOR_IDENTITY}' in result.stdout.splitlines()
 
 
-@pytest.mark.parametrize("listed, fragment", [
-    (["\ud800"], "is not valid Unicode text"),
-    (["x" * 300], "cannot be looked at (File name too long)"),
+@pytest.mark.parametrize('listed, fragment', [
+    (['\ud800'], 'is not valid Unicode text'),
+    (['x' * 300], 'cannot be looked at (File name too long)'),
 ])
 def test_odd_listed_names_are_messages_not_crashes(tmp_path, listed, fragment):
     from conftest import cli
 
-    document = {"schema": SCHEMA, "name": "v", "files": listed}
-    (tmp_path / MANIFEST_FILE).write_text(json.dumps(document) + "\n")
-    result = cli("verify", tmp_path)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    document = {'schema': SCHEMA, 'name': 'v', 'files': listed}
+    (tmp_path / MANIFEST_FILE).write_text(json.dumps(document) + '\n')
+    result = cli('verify', tmp_path)
+    assert result.returncode == 1 and 'Traceback' not in result.stderr
     assert fragment in result.stderr
 
 
 def test_a_manifest_nested_absurdly_deep_is_a_message(tmp_path):
     from conftest import cli
 
-    (tmp_path / MANIFEST_FILE).write_text("[" * 100000 + "]" * 100000)
-    result = cli("verify", tmp_path)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "nested too deeply" in result.stderr or "not valid JSON" in result.stderr
+    (tmp_path / MANIFEST_FILE).write_text('[' * 100000 + ']' * 100000)
+    result = cli('verify', tmp_path)
+    assert result.returncode == 1 and 'Traceback' not in result.stderr
+    assert 'nested too deeply' in result.stderr or 'not valid JSON' in result.stderr

@@ -8,29 +8,27 @@ environment hook are checked everywhere.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
-
-import pytest
+import subprocess
 
 from bluerobotics_parts import launch_plan
+from conftest import REPO, tool, write_config
+import pytest
 
-from conftest import REPO, write_config, tool
-
-LAUNCH_DIR = REPO / "launch"
-ROS_REASON = "needs ROS 2 (launch_ros) to load launch files: source ROS 2 and run colcon test"
+LAUNCH_DIR = REPO / 'launch'
+ROS_REASON = 'needs ROS 2 (launch_ros) to load launch files: source ROS 2 and run colcon test'
 
 
-@pytest.mark.parametrize("name", ["vehicle.launch.py", "display.launch.py"])
+@pytest.mark.parametrize('name', ['vehicle.launch.py', 'display.launch.py'])
 def test_the_launch_files_compile(name):
     path = LAUNCH_DIR / name
-    code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
-    assert "generate_launch_description" in code.co_names
+    code = compile(path.read_text(encoding='utf-8'), str(path), 'exec')
+    assert 'generate_launch_description' in code.co_names
 
 
 @pytest.fixture
 def ros_launch():
-    pytest.importorskip("launch_ros", reason=ROS_REASON)
+    pytest.importorskip('launch_ros', reason=ROS_REASON)
 
 
 def load(name: str):
@@ -74,60 +72,60 @@ def nodes(actions) -> list[tuple[str, str]]:
 
 
 def test_vehicle_launch_declares_the_plan_arguments(ros_launch):
-    arguments = declared(load("vehicle.launch.py"))
+    arguments = declared(load('vehicle.launch.py'))
     assert arguments == {a.name: (a.default, a.description) for a in launch_plan.ARGUMENTS}
 
 
 def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypatch):
     from launch.actions import AppendEnvironmentVariable, IncludeLaunchDescription, LogInfo
 
-    monkeypatch.setenv("ROS_HOME", str(tmp_path))
-    actions = visit(load("vehicle.launch.py"),
-                    {"gazebo": "false", "rviz": "true", "name": "walked"})
+    monkeypatch.setenv('ROS_HOME', str(tmp_path))
+    actions = visit(load('vehicle.launch.py'),
+                    {'gazebo': 'false', 'rviz': 'true', 'name': 'walked'})
     assert isinstance(actions[0], AppendEnvironmentVariable)
     assert not [a for a in actions if isinstance(a, IncludeLaunchDescription)]  # gazebo:=false
     assert nodes(actions) == sorted([
-        ("robot_state_publisher", "robot_state_publisher"), ("ros_gz_sim", "create"),
-        ("ros_gz_bridge", "parameter_bridge"), ("bluerobotics_parts", "scan_to_range"),
-        ("rviz2", "rviz2")])
+        ('robot_state_publisher', 'robot_state_publisher'), ('ros_gz_sim', 'create'),
+        ('ros_gz_bridge', 'parameter_bridge'), ('bluerobotics_parts', 'scan_to_range'),
+        ('rviz2', 'rviz2')])
     assert isinstance(actions[-1], LogInfo)
-    assert (tmp_path / "bluerobotics_parts" / "walked" / "robot_description.urdf").is_file()
+    assert (tmp_path / 'bluerobotics_parts' / 'walked' / 'robot_description.urdf').is_file()
 
 
 def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, tmp_path, monkeypatch):
-    from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
+    from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
     from launch.actions import GroupAction, IncludeLaunchDescription
 
     try:
-        get_package_share_directory("ros_gz_sim")
+        get_package_share_directory('ros_gz_sim')
     except PackageNotFoundError:
-        pytest.skip("needs ros_gz_sim installed")
-    monkeypatch.setenv("ROS_HOME", str(tmp_path))
-    actions = visit(load("vehicle.launch.py"), {"gazebo": "true"})
+        pytest.skip('needs ros_gz_sim installed')
+    monkeypatch.setenv('ROS_HOME', str(tmp_path))
+    actions = visit(load('vehicle.launch.py'), {'gazebo': 'true'})
     # the include sits in a scoped, non-forwarding group: gz_sim.launch.py sees only the
     # arguments given to it, not ours (its own gz_version would otherwise be overridden)
     (group,) = [a for a in actions if isinstance(a, GroupAction)]
     (include,) = [a for a in group.get_sub_entities() if isinstance(a, IncludeLaunchDescription)]
-    assert include.launch_description_source.location.endswith("gz_sim.launch.py")
+    assert include.launch_description_source.location.endswith('gz_sim.launch.py')
 
 
 def test_a_bad_config_stops_the_vehicle_launch_with_its_message(ros_launch, tmp_path, monkeypatch):
-    monkeypatch.setenv("ROS_HOME", str(tmp_path / "ros"))
-    config = write_config(tmp_path, "parts:\n  - {slot: motor_port, type: blueboat_flag}\n")
-    with pytest.raises(RuntimeError, match="motor_port") as caught:
-        visit(load("vehicle.launch.py"), {"config": str(config), "gazebo": "false"})
+    monkeypatch.setenv('ROS_HOME', str(tmp_path / 'ros'))
+    config = write_config(tmp_path, 'parts:\n  - {slot: motor_port, type: blueboat_flag}\n')
+    with pytest.raises(RuntimeError, match='motor_port') as caught:
+        visit(load('vehicle.launch.py'), {'config': str(config), 'gazebo': 'false'})
     assert caught.value.__cause__ is None  # the message only, no chained traceback
-    assert not (tmp_path / "ros").exists()
+    assert not (tmp_path / 'ros').exists()
 
 
 def test_display_launch(ros_launch, tmp_path, monkeypatch):
-    description = load("display.launch.py")
+    description = load('display.launch.py')
     assert declared(description) == {a.name: (a.default, a.description)
                                      for a in launch_plan.DISPLAY_ARGUMENTS}
-    monkeypatch.setenv("ROS_HOME", str(tmp_path))
+    monkeypatch.setenv('ROS_HOME', str(tmp_path))
     assert nodes(visit(description, {})) == sorted([
-        ("robot_state_publisher", "robot_state_publisher"),
-        ("joint_state_publisher_gui", "joint_state_publisher_gui"), ("rviz2", "rviz2")])
+        ('robot_state_publisher', 'robot_state_publisher'),
+        ('joint_state_publisher_gui', 'joint_state_publisher_gui'), ('rviz2', 'rviz2')])
 
 
 # -- the environment hook -----------------------------------------------------------------------
@@ -135,27 +133,27 @@ def test_display_launch(ros_launch, tmp_path, monkeypatch):
 def test_a_colcon_install_puts_the_meshes_on_the_gz_resource_path(tmp_path):
     """`colcon build`, source install/setup.sh: GZ_SIM_RESOURCE_PATH must hold the folder in
     which model://bluerobotics_parts/meshes/... resolves (the hook's `share`)."""
-    colcon = tool("colcon")  # part of the test set-up (tools/setup.sh test)
+    colcon = tool('colcon')  # part of the test set-up (tools/setup.sh test)
     environment = {k: v for k, v in os.environ.items()
-                   if not k.startswith(("COLCON", "AMENT", "GZ_SIM"))}
-    environment["COLCON_LOG_PATH"] = str(tmp_path / "log")
+                   if not k.startswith(('COLCON', 'AMENT', 'GZ_SIM'))}
+    environment['COLCON_LOG_PATH'] = str(tmp_path / 'log')
     build = subprocess.run(
-        [colcon, "build", "--paths", str(REPO), "--build-base", str(tmp_path / "build"),
-         "--install-base", str(tmp_path / "install"), "--event-handlers", "console_direct-"],
+        [colcon, 'build', '--paths', str(REPO), '--build-base', str(tmp_path / 'build'),
+         '--install-base', str(tmp_path / 'install'), '--event-handlers', 'console_direct-'],
         cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300,
         stdin=subprocess.DEVNULL)
     assert build.returncode == 0, build.stdout + build.stderr
-    share = tmp_path / "install" / "bluerobotics_parts" / "share"
-    assert (share / "bluerobotics_parts" / "hook" / "gz_resource_path.dsv").is_file()
+    share = tmp_path / 'install' / 'bluerobotics_parts' / 'share'
+    assert (share / 'bluerobotics_parts' / 'hook' / 'gz_resource_path.dsv').is_file()
     sourced = subprocess.run(
-        ["bash", "-c", f". {tmp_path / 'install' / 'setup.sh'} && "
+        ['bash', '-c', f". {tmp_path / 'install' / 'setup.sh'} && "
                        'printf %s "$GZ_SIM_RESOURCE_PATH"'],
         env=environment, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert sourced.returncode == 0, sourced.stderr
     entries = [Path(p) for p in sourced.stdout.split(os.pathsep) if p]
     assert share in entries, (
-        f"GZ_SIM_RESOURCE_PATH after sourcing is {sourced.stdout!r}: colcon did not register "
-        "hooks/gz_resource_path.dsv (ament_python runs no hooks of its own; a colcon.pkg "
+        f'GZ_SIM_RESOURCE_PATH after sourcing is {sourced.stdout!r}: colcon did not register '
+        'hooks/gz_resource_path.dsv (ament_python runs no hooks of its own; a colcon.pkg '
         'beside package.xml with {"hooks": ["share/bluerobotics_parts/hook/'
         'gz_resource_path.dsv"]} registers it)')
-    assert (share / "bluerobotics_parts" / "meshes").is_dir()  # model://bluerobotics_parts/meshes
+    assert (share / 'bluerobotics_parts' / 'meshes').is_dir()  # model://bluerobotics_parts/meshes

@@ -6,25 +6,22 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pytest
-import yaml
-
 from bluerobotics_parts import build as build_module
 from bluerobotics_parts import launch_plan, paths, pipeline
 from bluerobotics_parts.errors import BlueRoboticsPartsError
 from bluerobotics_parts.launch_plan import LaunchArgumentError
-
 from conftest import CONFIG_DIR, parse, write_config
-
+import pytest
+import yaml
 
 
 def never_asked():
-    raise AssertionError("the Gazebo detector must not be asked")
+    raise AssertionError('the Gazebo detector must not be asked')
 
 
 def make_plan(ros_home: Path, gazebo_running=lambda: (), **values):
     return launch_plan.plan({k: str(v) for k, v in values.items()},
-                            {"ROS_HOME": str(ros_home), "HOME": str(ros_home)}, gazebo_running)
+                            {'ROS_HOME': str(ros_home), 'HOME': str(ros_home)}, gazebo_running)
 
 
 def nodes_by_executable(plan) -> dict:
@@ -39,11 +36,11 @@ def option(arguments, flag: str) -> str:
     return arguments[arguments.index(flag) + 1]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def default(tmp_path_factory):
     """The shipped BlueBoat, spawned at a pose, with RViz."""
-    ros_home = tmp_path_factory.mktemp("ros_home")
-    plan = make_plan(ros_home, x=1.5, y=-2, z=0.1, yaw=1.25, rviz="TRUE")
+    ros_home = tmp_path_factory.mktemp('ros_home')
+    plan = make_plan(ros_home, x=1.5, y=-2, z=0.1, yaw=1.25, rviz='TRUE')
     return ros_home, plan
 
 
@@ -51,41 +48,41 @@ def default(tmp_path_factory):
 
 def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_plan.ARGUMENTS}
-    assert list(table) == ["config", "name", "world", "x", "y", "z", "yaw", "gui", "rviz",
-                           "use_sim_time", "gazebo", "gz_release"]
+    assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
+                           'use_sim_time', 'gazebo', 'gz_release']
     assert all(len(a.description) > 10 for a in table.values())
-    assert Path(table["config"].default) == paths.default_config()
-    assert Path(table["world"].default) == paths.default_world()
-    assert {k: table[k].default for k in ("name", "x", "y", "z", "yaw", "gui", "rviz",
-                                          "use_sim_time", "gazebo", "gz_release")} == {
-        "name": "", "x": "0.0", "y": "0.0", "z": "0.0", "yaw": "0.0", "gui": "true",
-        "rviz": "false", "use_sim_time": "true", "gazebo": "auto", "gz_release": "harmonic"}
+    assert Path(table['config'].default) == paths.default_config()
+    assert Path(table['world'].default) == paths.default_world()
+    assert {k: table[k].default for k in ('name', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
+                                          'use_sim_time', 'gazebo', 'gz_release')} == {
+        'name': '', 'x': '0.0', 'y': '0.0', 'z': '0.0', 'yaw': '0.0', 'gui': 'true',
+        'rviz': 'false', 'use_sim_time': 'true', 'gazebo': 'auto', 'gz_release': 'harmonic'}
     display = {a.name: a.default for a in launch_plan.DISPLAY_ARGUMENTS}
-    assert list(display) == ["config", "name", "use_sim_time"]
-    assert display["use_sim_time"] == "false"
+    assert list(display) == ['config', 'name', 'use_sim_time']
+    assert display['use_sim_time'] == 'false'
 
 
 def test_values_are_typed():
-    values = launch_plan.parse_arguments({"x": " -3.5", "gui": "False", "rviz": "TRUE",
-                                          "gazebo": "Auto", "gz_release": "Ionic", "name": "b2"})
-    assert (values["x"], values["gui"], values["rviz"]) == (-3.5, False, True)
-    assert (values["gazebo"], values["gz_release"], values["name"]) == ("auto", "ionic", "b2")
-    assert values["config"] == paths.default_config().resolve()
-    assert values["world"].name == "water"
-    assert launch_plan.parse_arguments({})["name"] is None  # the config's name
+    values = launch_plan.parse_arguments({'x': ' -3.5', 'gui': 'False', 'rviz': 'TRUE',
+                                          'gazebo': 'Auto', 'gz_release': 'Ionic', 'name': 'b2'})
+    assert (values['x'], values['gui'], values['rviz']) == (-3.5, False, True)
+    assert (values['gazebo'], values['gz_release'], values['name']) == ('auto', 'ionic', 'b2')
+    assert values['config'] == paths.default_config().resolve()
+    assert values['world'].name == 'water'
+    assert launch_plan.parse_arguments({})['name'] is None  # the config's name
 
 
-@pytest.mark.parametrize("key, value, words", [
-    ("x", "abc", ["x:='abc'", "not a finite number"]),
-    ("yaw", "nan", ["yaw:='nan'", "finite number"]),
-    ("gui", "yes", ["gui:='yes'", "true and false"]),
-    ("use_sim_time", "1", ["use_sim_time:='1'", "true and false"]),
-    ("gazebo", "maybe", ["gazebo:='maybe'", "auto, true, false"]),
-    ("gz_release", "garden", ["gz_release:='garden'", "harmonic, ionic, jetty"]),
-    ("name", "my-boat", ["name:='my-boat'", "letters, digits and underscores"]),
-    ("config", "/no/such/boat.yaml", ["config:='/no/such/boat.yaml'", "no such file"]),
-    ("world", "/no/such/world.sdf", ["world:='/no/such/world.sdf'", "no such file", "empty.sdf"]),
-    ("colour", "red", ["unknown launch argument 'colour'", "config, name, world"]),
+@pytest.mark.parametrize('key, value, words', [
+    ('x', 'abc', ["x:='abc'", 'not a finite number']),
+    ('yaw', 'nan', ["yaw:='nan'", 'finite number']),
+    ('gui', 'yes', ["gui:='yes'", 'true and false']),
+    ('use_sim_time', '1', ["use_sim_time:='1'", 'true and false']),
+    ('gazebo', 'maybe', ["gazebo:='maybe'", 'auto, true, false']),
+    ('gz_release', 'garden', ["gz_release:='garden'", 'harmonic, ionic, jetty']),
+    ('name', 'my-boat', ["name:='my-boat'", 'letters, digits and underscores']),
+    ('config', '/no/such/boat.yaml', ["config:='/no/such/boat.yaml'", 'no such file']),
+    ('world', '/no/such/world.sdf', ["world:='/no/such/world.sdf'", 'no such file', 'empty.sdf']),
+    ('colour', 'red', ["unknown launch argument 'colour'", 'config, name, world']),
 ])
 def test_a_bad_value_names_the_argument_and_what_is_valid(tmp_path, key, value, words):
     with pytest.raises(LaunchArgumentError) as caught:
@@ -93,32 +90,32 @@ def test_a_bad_value_names_the_argument_and_what_is_valid(tmp_path, key, value, 
     assert isinstance(caught.value, BlueRoboticsPartsError)
     for word in words:
         assert word in str(caught.value)
-    assert not (tmp_path / "bluerobotics_parts").exists()
+    assert not (tmp_path / 'bluerobotics_parts').exists()
 
 
 # -- artefacts ----------------------------------------------------------------------------------
 
 def test_artefact_folder_under_ros_home(tmp_path):
-    assert launch_plan.artefact_dir("boat", {"ROS_HOME": str(tmp_path)}) == \
-        tmp_path / "bluerobotics_parts" / "boat"
-    assert launch_plan.artefact_dir("boat", {"HOME": "/home/u"}) == \
-        Path("/home/u/.ros/bluerobotics_parts/boat")
-    assert launch_plan.artefact_dir("boat", {"HOME": "/home/u", "ROS_HOME": "~/ros"}) == \
-        Path("/home/u/ros/bluerobotics_parts/boat")
+    assert launch_plan.artefact_dir('boat', {'ROS_HOME': str(tmp_path)}) == \
+        tmp_path / 'bluerobotics_parts' / 'boat'
+    assert launch_plan.artefact_dir('boat', {'HOME': '/home/u'}) == \
+        Path('/home/u/.ros/bluerobotics_parts/boat')
+    assert launch_plan.artefact_dir('boat', {'HOME': '/home/u', 'ROS_HOME': '~/ros'}) == \
+        Path('/home/u/ros/bluerobotics_parts/boat')
 
 
 def test_the_artefacts_are_written_to_the_vehicle_folder(default):
     ros_home, plan = default
-    folder = ros_home / "bluerobotics_parts" / "blueboat"
+    folder = ros_home / 'bluerobotics_parts' / 'blueboat'
     assert plan.artefact_dir == folder
-    assert sorted(p.name for p in folder.iterdir()) == ["bridge.yaml", "robot_description.urdf",
-                                                         "vehicle.rviz"]
-    urdf = (folder / "robot_description.urdf").read_text()
-    assert "gz::sim::systems::Thruster" in urdf  # the Gazebo composition, not the plain URDF
-    bridge = yaml.safe_load((folder / "bridge.yaml").read_text())
-    topics = [entry["ros_topic_name"] for entry in bridge]
-    assert "/blueboat/ping/scan" in topics and "/blueboat/motor_port/thrust" in topics
-    assert plan.identity.startswith("sha256:") and len(plan.identity) == 71
+    assert sorted(p.name for p in folder.iterdir()) == ['bridge.yaml', 'robot_description.urdf',
+                                                         'vehicle.rviz']
+    urdf = (folder / 'robot_description.urdf').read_text()
+    assert 'gz::sim::systems::Thruster' in urdf  # the Gazebo composition, not the plain URDF
+    bridge = yaml.safe_load((folder / 'bridge.yaml').read_text())
+    topics = [entry['ros_topic_name'] for entry in bridge]
+    assert '/blueboat/ping/scan' in topics and '/blueboat/motor_port/thrust' in topics
+    assert plan.identity.startswith('sha256:') and len(plan.identity) == 71
     assert plan.identity in plan.summary and str(folder) in plan.summary
     assert plan.resource_path == str(paths.share_dir().parent)
 
@@ -127,147 +124,147 @@ def test_the_artefacts_are_written_to_the_vehicle_folder(default):
 
 def test_robot_state_publisher_in_the_vehicle_namespace(default):
     _, plan = default
-    (rsp,) = nodes_by_executable(plan)["robot_state_publisher"]
-    assert (rsp.package, rsp.namespace) == ("robot_state_publisher", "blueboat")
-    assert rsp.parameters["frame_prefix"] == "blueboat/"
-    assert rsp.parameters["use_sim_time"] is True
-    assert rsp.parameters["robot_description"] == plan.urdf_file.read_text()
+    (rsp,) = nodes_by_executable(plan)['robot_state_publisher']
+    assert (rsp.package, rsp.namespace) == ('robot_state_publisher', 'blueboat')
+    assert rsp.parameters['frame_prefix'] == 'blueboat/'
+    assert rsp.parameters['use_sim_time'] is True
+    assert rsp.parameters['robot_description'] == plan.urdf_file.read_text()
     # the joint states the bridge brings from Gazebo
-    assert rsp.remappings == (("joint_states", "/blueboat/joint_states"),)
-    bridged = {e["ros_topic_name"] for e in yaml.safe_load(plan.bridge_file.read_text())}
-    assert "/blueboat/joint_states" in bridged
+    assert rsp.remappings == (('joint_states', '/blueboat/joint_states'),)
+    bridged = {e['ros_topic_name'] for e in yaml.safe_load(plan.bridge_file.read_text())}
+    assert '/blueboat/joint_states' in bridged
 
 
 def test_the_spawn_command(default):
     _, plan = default
-    (create,) = nodes_by_executable(plan)["create"]
-    assert create.package == "ros_gz_sim"
+    (create,) = nodes_by_executable(plan)['create']
+    assert create.package == 'ros_gz_sim'
     arguments = create.arguments
-    assert option(arguments, "-name") == "blueboat"
-    assert Path(option(arguments, "-file")) == plan.artefact_dir / "robot_description.urdf"
-    assert [float(option(arguments, f)) for f in ("-x", "-y", "-z", "-Y")] == [1.5, -2.0, 0.1, 1.25]
-    assert option(arguments, "-world") == "water"  # read from config/worlds/water.sdf
+    assert option(arguments, '-name') == 'blueboat'
+    assert Path(option(arguments, '-file')) == plan.artefact_dir / 'robot_description.urdf'
+    assert [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')] == [1.5, -2.0, 0.1, 1.25]
+    assert option(arguments, '-world') == 'water'  # read from config/worlds/water.sdf
 
 
 def test_the_bridge_reads_the_generated_yaml(default):
     _, plan = default
-    (bridge,) = nodes_by_executable(plan)["parameter_bridge"]
-    assert (bridge.package, bridge.name) == ("ros_gz_bridge", "blueboat_bridge")
-    assert bridge.namespace == ""  # its YAML names absolute topics
-    assert Path(bridge.parameters["config_file"]) == plan.artefact_dir / "bridge.yaml"
-    assert bridge.parameters["use_sim_time"] is True
+    (bridge,) = nodes_by_executable(plan)['parameter_bridge']
+    assert (bridge.package, bridge.name) == ('ros_gz_bridge', 'blueboat_bridge')
+    assert bridge.namespace == ''  # its YAML names absolute topics
+    assert Path(bridge.parameters['config_file']) == plan.artefact_dir / 'bridge.yaml'
+    assert bridge.parameters['use_sim_time'] is True
 
 
 def test_one_range_converter_per_ping(default):
     _, plan = default
-    (converter,) = nodes_by_executable(plan)["scan_to_range"]
-    assert (converter.package, converter.namespace) == ("bluerobotics_parts", "blueboat")
+    (converter,) = nodes_by_executable(plan)['scan_to_range']
+    assert (converter.package, converter.namespace) == ('bluerobotics_parts', 'blueboat')
     parameters = converter.parameters
-    assert parameters["scan_topic"] == "/blueboat/ping/scan"
-    assert parameters["range_topic"] == "/blueboat/ping/range"
-    assert parameters["frame_id"] == "blueboat/ping_beam"
-    links = {l.get("name") for l in parse(plan.urdf_file.read_text()).findall("link")}
-    assert "ping_beam" in links  # the TF frame is a link of the spawned model
-    assert parameters["field_of_view"] == pytest.approx(math.radians(25))  # Ping2 beam width
-    assert (parameters["min_range"], parameters["max_range"]) == (0.5, 100.0)
+    assert parameters['scan_topic'] == '/blueboat/ping/scan'
+    assert parameters['range_topic'] == '/blueboat/ping/range'
+    assert parameters['frame_id'] == 'blueboat/ping_beam'
+    links = {l.get('name') for l in parse(plan.urdf_file.read_text()).findall('link')}
+    assert 'ping_beam' in links  # the TF frame is a link of the spawned model
+    assert parameters['field_of_view'] == pytest.approx(math.radians(25))  # Ping2 beam width
+    assert (parameters['min_range'], parameters['max_range']) == (0.5, 100.0)
 
 
 def test_rviz_opens_a_view_with_this_vehicles_names(default):
     _, plan = default
-    (rviz,) = nodes_by_executable(plan)["rviz2"]
-    assert rviz.arguments == ("-d", str(plan.artefact_dir / "vehicle.rviz"))
-    view = yaml.safe_load(plan.rviz_file.read_text())["Visualization Manager"]
-    assert view["Global Options"]["Fixed Frame"] == "blueboat/odom"  # Gazebo's odometry moves it
+    (rviz,) = nodes_by_executable(plan)['rviz2']
+    assert rviz.arguments == ('-d', str(plan.artefact_dir / 'vehicle.rviz'))
+    view = yaml.safe_load(plan.rviz_file.read_text())['Visualization Manager']
+    assert view['Global Options']['Fixed Frame'] == 'blueboat/odom'  # Gazebo's odometry moves it
     by_class = {}
-    for display in view["Displays"]:
-        by_class.setdefault(display["Class"].split("/")[-1], []).append(display)
-    (model,) = by_class["RobotModel"]
-    assert model["Description Topic"]["Value"] == "/blueboat/robot_description"
-    assert model["TF Prefix"] == "blueboat"
-    assert [d["Topic"]["Value"] for d in by_class["Range"]] == ["/blueboat/ping/range"]
-    assert "TF" in by_class and "Grid" in by_class
+    for display in view['Displays']:
+        by_class.setdefault(display['Class'].split('/')[-1], []).append(display)
+    (model,) = by_class['RobotModel']
+    assert model['Description Topic']['Value'] == '/blueboat/robot_description'
+    assert model['TF Prefix'] == 'blueboat'
+    assert [d['Topic']['Value'] for d in by_class['Range']] == ['/blueboat/ping/range']
+    assert 'TF' in by_class and 'Grid' in by_class
 
 
 def test_the_shipped_rviz_config_shows_the_default_vehicle():
-    shipped = yaml.safe_load((CONFIG_DIR / "rviz" / "vehicle.rviz").read_text())
-    view = shipped["Visualization Manager"]
-    assert view["Global Options"]["Fixed Frame"] == "blueboat/base_link"
-    topics = [d.get("Topic", {}).get("Value") for d in view["Displays"]]
-    assert "/blueboat/ping/range" in topics
+    shipped = yaml.safe_load((CONFIG_DIR / 'rviz' / 'vehicle.rviz').read_text())
+    view = shipped['Visualization Manager']
+    assert view['Global Options']['Fixed Frame'] == 'blueboat/base_link'
+    topics = [d.get('Topic', {}).get('Value') for d in view['Displays']]
+    assert '/blueboat/ping/range' in topics
 
 
 def test_no_converter_and_no_range_display_without_a_ping(tmp_path):
-    plan = make_plan(tmp_path, config=CONFIG_DIR / "examples" / "no_ping.yaml", rviz="true")
-    assert "scan_to_range" not in nodes_by_executable(plan)
-    displays = yaml.safe_load(plan.rviz_file.read_text())["Visualization Manager"]["Displays"]
-    assert not [d for d in displays if d["Class"].endswith("/Range")]
-    assert "rviz2" not in nodes_by_executable(make_plan(tmp_path, config=CONFIG_DIR /
-                                                        "examples" / "no_ping.yaml"))
+    plan = make_plan(tmp_path, config=CONFIG_DIR / 'examples' / 'no_ping.yaml', rviz='true')
+    assert 'scan_to_range' not in nodes_by_executable(plan)
+    displays = yaml.safe_load(plan.rviz_file.read_text())['Visualization Manager']['Displays']
+    assert not [d for d in displays if d['Class'].endswith('/Range')]
+    assert 'rviz2' not in nodes_by_executable(make_plan(tmp_path, config=CONFIG_DIR /
+                                                        'examples' / 'no_ping.yaml'))
 
 
 def test_a_moved_ping_gets_its_own_names(tmp_path):
-    plan = make_plan(tmp_path, config=CONFIG_DIR / "examples" / "ping_at_bow.yaml")
-    (converter,) = nodes_by_executable(plan)["scan_to_range"]
-    assert converter.parameters["range_topic"] == "/blueboat/bow_ping/range"
-    assert converter.parameters["frame_id"] == "blueboat/bow_ping_beam"
+    plan = make_plan(tmp_path, config=CONFIG_DIR / 'examples' / 'ping_at_bow.yaml')
+    (converter,) = nodes_by_executable(plan)['scan_to_range']
+    assert converter.parameters['range_topic'] == '/blueboat/bow_ping/range'
+    assert converter.parameters['frame_id'] == 'blueboat/bow_ping_beam'
 
 
 # -- failures -----------------------------------------------------------------------------------
 
-BAD_CONFIG = "parts:\n  - {slot: motor_port, type: blueboat_flag}\n"
+BAD_CONFIG = 'parts:\n  - {slot: motor_port, type: blueboat_flag}\n'
 
 
 def test_a_bad_config_stops_before_anything_is_written(tmp_path):
     config = write_config(tmp_path, BAD_CONFIG)
-    ros_home = tmp_path / "ros"
+    ros_home = tmp_path / 'ros'
     with pytest.raises(BlueRoboticsPartsError) as caught:
         make_plan(ros_home, never_asked, config=config)
-    assert "motor_port" in str(caught.value) and "blueboat_flag" in str(caught.value)
+    assert 'motor_port' in str(caught.value) and 'blueboat_flag' in str(caught.value)
     assert not ros_home.exists()
 
 
 def test_a_bad_config_leaves_the_previous_artefacts_alone(tmp_path):
-    ros_home = tmp_path / "ros"
-    good = make_plan(ros_home, name="boat")
+    ros_home = tmp_path / 'ros'
+    good = make_plan(ros_home, name='boat')
     before = {p.name: p.read_bytes() for p in good.artefact_dir.iterdir()}
     with pytest.raises(BlueRoboticsPartsError):
-        make_plan(ros_home, never_asked, config=write_config(tmp_path, BAD_CONFIG), name="boat")
+        make_plan(ros_home, never_asked, config=write_config(tmp_path, BAD_CONFIG), name='boat')
     assert {p.name: p.read_bytes() for p in good.artefact_dir.iterdir()} == before
 
 
 def test_an_unwritable_artefact_folder_is_reported(tmp_path):
-    ros_home = tmp_path / "ros_home_is_a_file"
-    ros_home.write_text("")
+    ros_home = tmp_path / 'ros_home_is_a_file'
+    ros_home.write_text('')
     with pytest.raises(launch_plan.ArtefactError) as caught:
         make_plan(ros_home)
-    assert str(ros_home / "bluerobotics_parts" / "blueboat") in str(caught.value)
-    assert "ROS_HOME" in str(caught.value)
+    assert str(ros_home / 'bluerobotics_parts' / 'blueboat') in str(caught.value)
+    assert 'ROS_HOME' in str(caught.value)
 
 
 # -- several vehicles, one build each -----------------------------------------------------------
 
 def test_two_vehicles_share_a_world_without_clashes(tmp_path):
-    plans = [make_plan(tmp_path, name="a"), make_plan(tmp_path, lambda: ("water",), name="b", y=3)]
+    plans = [make_plan(tmp_path, name='a'), make_plan(tmp_path, lambda: ('water',), name='b', y=3)]
     assert [p.start_gazebo for p in plans] == [True, False]  # the second joins the first
 
     def names(plan):
-        nodes = {f"{n.namespace}/{n.name}" for n in plan.nodes}
+        nodes = {f'{n.namespace}/{n.name}' for n in plan.nodes}
         parameters = [n.parameters for n in plan.nodes]
-        topics = {v for p in parameters for k, v in p.items() if k.endswith("_topic")}
-        topics |= {e["ros_topic_name"] for e in yaml.safe_load(plan.bridge_file.read_text())}
-        topics.discard("/clock")  # one Gazebo clock: bridged by each (see launch_plan)
-        topics.discard("/tf")  # shared by design: each vehicle adds its own prefixed frames
-        frames = {p.get("frame_prefix") or p.get("frame_id") for p in parameters} - {None}
-        namespaces = {n.namespace for n in plan.nodes} - {""}
+        topics = {v for p in parameters for k, v in p.items() if k.endswith('_topic')}
+        topics |= {e['ros_topic_name'] for e in yaml.safe_load(plan.bridge_file.read_text())}
+        topics.discard('/clock')  # one Gazebo clock: bridged by each (see launch_plan)
+        topics.discard('/tf')  # shared by design: each vehicle adds its own prefixed frames
+        frames = {p.get('frame_prefix') or p.get('frame_id') for p in parameters} - {None}
+        namespaces = {n.namespace for n in plan.nodes} - {''}
         return nodes, topics, frames, namespaces
 
     a, b = names(plans[0]), names(plans[1])
     for mine, theirs in zip(a, b):
         assert mine and theirs and not mine & theirs
-    assert a[3] == {"a"} and b[3] == {"b"}
-    assert all(t.startswith("/a/") for t in a[1]) and all(f.startswith("a/") for f in a[2])
+    assert a[3] == {'a'} and b[3] == {'b'}
+    assert all(t.startswith('/a/') for t in a[1]) and all(f.startswith('a/') for f in a[2])
     assert plans[0].artefact_dir != plans[1].artefact_dir
-    assert option(nodes_by_executable(plans[1])["create"][0].arguments, "-name") == "b"
+    assert option(nodes_by_executable(plans[1])['create'][0].arguments, '-name') == 'b'
 
 
 def test_the_config_is_built_once_per_launch(tmp_path, monkeypatch):
@@ -278,8 +275,8 @@ def test_the_config_is_built_once_per_launch(tmp_path, monkeypatch):
         calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_module, "build", counting)
-    make_plan(tmp_path, rviz="true")
+    monkeypatch.setattr(build_module, 'build', counting)
+    make_plan(tmp_path, rviz='true')
     assert len(calls) == 1
 
 
@@ -292,62 +289,62 @@ def test_auto_asks_the_detector_once(tmp_path):
         asked.append(1)
         return ()
 
-    plan = make_plan(tmp_path, running, gui="false")
+    plan = make_plan(tmp_path, running, gui='false')
     assert asked == [1] and plan.start_gazebo
-    assert plan.gz_args == f"-r {paths.default_world()} -s"
-    assert plan.gazebo_launch_arguments["gz_args"] == plan.gz_args
+    assert plan.gz_args == f'-r {paths.default_world()} -s'
+    assert plan.gazebo_launch_arguments['gz_args'] == plan.gz_args
 
 
 def test_a_running_world_is_joined_not_restarted(tmp_path):
-    plan = make_plan(tmp_path, lambda: ("harbour",))  # another world runs: spawn into it
+    plan = make_plan(tmp_path, lambda: ('harbour',))  # another world runs: spawn into it
     assert not plan.start_gazebo
-    assert option(nodes_by_executable(plan)["create"][0].arguments, "-world") == "harbour"
-    assert "already running" in plan.summary
+    assert option(nodes_by_executable(plan)['create'][0].arguments, '-world') == 'harbour'
+    assert 'already running' in plan.summary
 
 
-@pytest.mark.parametrize("mode, start", [("true", True), ("false", False)])
+@pytest.mark.parametrize('mode, start', [('true', True), ('false', False)])
 def test_an_explicit_gazebo_choice_asks_nobody(tmp_path, mode, start):
     plan = make_plan(tmp_path, never_asked, gazebo=mode)
     assert plan.start_gazebo is start
-    assert plan.gz_args == f"-r {paths.default_world()}"
+    assert plan.gz_args == f'-r {paths.default_world()}'
 
 
 def test_a_world_file_of_ones_own(tmp_path):
-    world = tmp_path / "lake.sdf"
+    world = tmp_path / 'lake.sdf'
     world.write_text('<?xml version="1.0"?><sdf version="1.9"><world name="lake"/></sdf>')
     plan = make_plan(tmp_path, world=world)
-    assert plan.gz_args == f"-r {world}"
-    assert option(nodes_by_executable(plan)["create"][0].arguments, "-world") == "lake"
-    gz_world = make_plan(tmp_path, world="empty.sdf")  # a world gz ships: its name unknown here
-    assert gz_world.gz_args == "-r empty.sdf"
-    assert "-world" not in nodes_by_executable(gz_world)["create"][0].arguments
-    model = tmp_path / "model.sdf"
+    assert plan.gz_args == f'-r {world}'
+    assert option(nodes_by_executable(plan)['create'][0].arguments, '-world') == 'lake'
+    gz_world = make_plan(tmp_path, world='empty.sdf')  # a world gz ships: its name unknown here
+    assert gz_world.gz_args == '-r empty.sdf'
+    assert '-world' not in nodes_by_executable(gz_world)['create'][0].arguments
+    model = tmp_path / 'model.sdf'
     model.write_text('<sdf version="1.9"><model name="m"/></sdf>')
-    with pytest.raises(LaunchArgumentError, match="not an SDF world file"):
+    with pytest.raises(LaunchArgumentError, match='not an SDF world file'):
         make_plan(tmp_path, world=model)
 
 
 def fake_gz(folder: Path, script: str) -> dict:
     """A ``gz`` command on PATH (the real one is not installed here) for the detector."""
     folder.mkdir(exist_ok=True)
-    gz = folder / "gz"
-    gz.write_text("#!/bin/sh\n" + script)
+    gz = folder / 'gz'
+    gz.write_text('#!/bin/sh\n' + script)
     gz.chmod(0o755)
-    return {"PATH": f"{folder}:/usr/bin:/bin"}
+    return {'PATH': f'{folder}:/usr/bin:/bin'}
 
 
 def test_the_detector_reads_the_worlds_gz_serves(tmp_path):
-    services = "/gazebo/resource_paths/get\n/world/water/create\n/world/water/control\n" \
-               "/world/water/remove\n"
-    environ = fake_gz(tmp_path / "bin", f"[ \"$1 $2\" = 'service -l' ] && printf '{services}'\n")
-    assert launch_plan.running_gazebo_worlds(environ=environ) == ("water",)
-    idle = fake_gz(tmp_path / "idle", "exit 0\n")  # gz present, no server: lists nothing
+    services = '/gazebo/resource_paths/get\n/world/water/create\n/world/water/control\n' \
+               '/world/water/remove\n'
+    environ = fake_gz(tmp_path / 'bin', f"[ \"$1 $2\" = 'service -l' ] && printf '{services}'\n")
+    assert launch_plan.running_gazebo_worlds(environ=environ) == ('water',)
+    idle = fake_gz(tmp_path / 'idle', 'exit 0\n')  # gz present, no server: lists nothing
     assert launch_plan.running_gazebo_worlds(environ=idle) == ()
 
 
 def test_the_detector_without_gz_or_with_a_hanging_one(tmp_path):
-    assert launch_plan.running_gazebo_worlds(environ={"PATH": str(tmp_path)}) == ()
-    hanging = fake_gz(tmp_path / "hang", "exec sleep 30\n")
+    assert launch_plan.running_gazebo_worlds(environ={'PATH': str(tmp_path)}) == ()
+    hanging = fake_gz(tmp_path / 'hang', 'exec sleep 30\n')
     assert launch_plan.running_gazebo_worlds(timeout=0.5, environ=hanging) == ()
 
 
@@ -356,28 +353,28 @@ def test_the_detector_without_gz_or_with_a_hanging_one(tmp_path):
 def test_the_display_plan(tmp_path, monkeypatch):
     calls = []
     real = pipeline.resolve_config
-    monkeypatch.setattr(pipeline, "resolve_config",
+    monkeypatch.setattr(pipeline, 'resolve_config',
                         lambda *a, **k: calls.append(a) or real(*a, **k))
-    plan = launch_plan.display_plan({"name": "shown"}, {"ROS_HOME": str(tmp_path)})
+    plan = launch_plan.display_plan({'name': 'shown'}, {'ROS_HOME': str(tmp_path)})
     assert len(calls) == 1
     nodes = nodes_by_executable(plan)
-    (rsp,) = nodes["robot_state_publisher"]
-    assert rsp.namespace == "shown" and rsp.parameters["frame_prefix"] == "shown/"
-    assert rsp.parameters["use_sim_time"] is False
-    description = rsp.parameters["robot_description"]
-    assert "<gazebo" not in description and '<robot name="shown"' in description
-    (gui,) = nodes["joint_state_publisher_gui"]
-    assert gui.namespace == "shown"
-    assert gui.remappings == rsp.remappings == (("joint_states", "/shown/joint_states"),)
-    (rviz,) = nodes["rviz2"]
-    assert rviz.arguments == ("-d", str(tmp_path / "bluerobotics_parts" / "shown" / "display.rviz"))
-    view = yaml.safe_load(plan.rviz_file.read_text())["Visualization Manager"]
-    assert view["Global Options"]["Fixed Frame"] == "shown/base_link"
-    assert not [d for d in view["Displays"] if d["Class"].endswith("/Range")]  # no Gazebo
+    (rsp,) = nodes['robot_state_publisher']
+    assert rsp.namespace == 'shown' and rsp.parameters['frame_prefix'] == 'shown/'
+    assert rsp.parameters['use_sim_time'] is False
+    description = rsp.parameters['robot_description']
+    assert '<gazebo' not in description and '<robot name="shown"' in description
+    (gui,) = nodes['joint_state_publisher_gui']
+    assert gui.namespace == 'shown'
+    assert gui.remappings == rsp.remappings == (('joint_states', '/shown/joint_states'),)
+    (rviz,) = nodes['rviz2']
+    assert rviz.arguments == ('-d', str(tmp_path / 'bluerobotics_parts' / 'shown' / 'display.rviz'))
+    view = yaml.safe_load(plan.rviz_file.read_text())['Visualization Manager']
+    assert view['Global Options']['Fixed Frame'] == 'shown/base_link'
+    assert not [d for d in view['Displays'] if d['Class'].endswith('/Range')]  # no Gazebo
 
 
 def test_the_display_plan_refuses_a_bad_config_and_writes_nothing(tmp_path):
     config = write_config(tmp_path, BAD_CONFIG)
-    with pytest.raises(BlueRoboticsPartsError, match="motor_port"):
-        launch_plan.display_plan({"config": str(config)}, {"ROS_HOME": str(tmp_path / "ros")})
-    assert not (tmp_path / "ros").exists()
+    with pytest.raises(BlueRoboticsPartsError, match='motor_port'):
+        launch_plan.display_plan({'config': str(config)}, {'ROS_HOME': str(tmp_path / 'ros')})
+    assert not (tmp_path / 'ros').exists()

@@ -2,39 +2,37 @@
 
 from __future__ import annotations
 
-
-import pytest
-
 from bluerobotics_parts import paths
 from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.part_format import check_part, unsourced_facts
 from bluerobotics_parts.yaml_lines import load_file, load_text
+import pytest
 
-PART_FILES = sorted(p for p in paths.parts_dir().glob("*.yaml") if p.name != "index.yaml")
+PART_FILES = sorted(p for p in paths.parts_dir().glob('*.yaml') if p.name != 'index.yaml')
 
 
 def test_index_lists_exactly_the_part_files():
-    index = load_file(paths.parts_dir() / "index.yaml").data
+    index = load_file(paths.parts_dir() / 'index.yaml').data
     assert index == sorted(index)
     assert index == [p.stem for p in PART_FILES]
 
 
 def test_the_core_parts_are_there():
-    assert {"blueboat_chassis", "m200_weedless_prop_ccw", "m200_weedless_prop_cw",
-            "t200_thruster_ccw", "t200_thruster_cw", "blueboat_flag", "blueboat_antenna_mast",
-            "blueboat_payload_bracket", "blueboat_ping_singlebeam_mount", "ping_singlebeam",
-            "blueboat_battery"} <= set(shipped().types())
+    assert {'blueboat_chassis', 'm200_weedless_prop_ccw', 'm200_weedless_prop_cw',
+            't200_thruster_ccw', 't200_thruster_cw', 'blueboat_flag', 'blueboat_antenna_mast',
+            'blueboat_payload_bracket', 'blueboat_ping_singlebeam_mount', 'ping_singlebeam',
+            'blueboat_battery'} <= set(shipped().types())
 
 
-@pytest.mark.parametrize("path", PART_FILES, ids=[p.stem for p in PART_FILES])
+@pytest.mark.parametrize('path', PART_FILES, ids=[p.stem for p in PART_FILES])
 def test_every_number_carries_a_source_or_unverified_mark(path):
     assert unsourced_facts(load_file(path).data) == []
 
 
 def test_the_provenance_rule_catches_a_bare_number():
-    data = load_text("inertial:\n  mass: 1.0\n  com: [0, 0, 0]\n  com_source: x\n").data
-    assert unsourced_facts(data) == [("inertial", "mass")]
-    data["inertial"]["mass_unverified"] = "estimate"
+    data = load_text('inertial:\n  mass: 1.0\n  com: [0, 0, 0]\n  com_source: x\n').data
+    assert unsourced_facts(data) == [('inertial', 'mass')]
+    data['inertial']['mass_unverified'] = 'estimate'
     assert unsourced_facts(data) == []
 
 
@@ -43,37 +41,37 @@ def test_slots_accept_known_types_and_default_to_an_accepted_one():
     for part in catalogue.parts.values():
         for slot in part.slots.values():
             assert set(slot.accepts) <= set(catalogue.types()), (part.type, slot.name)
-            assert slot.default == "none" or slot.default in slot.accepts, (part.type, slot.name)
+            assert slot.default == 'none' or slot.default in slot.accepts, (part.type, slot.name)
 
 
 def test_the_chassis_slots_of_the_specification():
-    slots = shipped()["blueboat_chassis"].slots
-    assert slots["motor_port"].accepts == ("m200_weedless_prop_ccw", "t200_thruster_ccw")
-    assert slots["motor_port"].default == "m200_weedless_prop_ccw"
-    assert slots["motor_stbd"].default == "m200_weedless_prop_cw"
-    for side in ("motor_port", "motor_stbd"):
-        assert slots[side].joint == "continuous" and slots[side].collision is False
-    assert slots["flag"].default == "blueboat_flag"
-    assert slots["mast"].default == "none" and slots["payload"].default == "none"
-    assert slots["ping_mount"].default == "blueboat_ping_singlebeam_mount"
-    assert shipped()["blueboat_ping_singlebeam_mount"].slots["ping"].default == "ping_singlebeam"
-    assert "beam" in shipped()["ping_singlebeam"].frames
+    slots = shipped()['blueboat_chassis'].slots
+    assert slots['motor_port'].accepts == ('m200_weedless_prop_ccw', 't200_thruster_ccw')
+    assert slots['motor_port'].default == 'm200_weedless_prop_ccw'
+    assert slots['motor_stbd'].default == 'm200_weedless_prop_cw'
+    for side in ('motor_port', 'motor_stbd'):
+        assert slots[side].joint == 'continuous' and slots[side].collision is False
+    assert slots['flag'].default == 'blueboat_flag'
+    assert slots['mast'].default == 'none' and slots['payload'].default == 'none'
+    assert slots['ping_mount'].default == 'blueboat_ping_singlebeam_mount'
+    assert shipped()['blueboat_ping_singlebeam_mount'].slots['ping'].default == 'ping_singlebeam'
+    assert 'beam' in shipped()['ping_singlebeam'].frames
 
 
 def test_propellers_have_mass_and_drive_data():
     for part in shipped().parts.values():
         if part.propeller:
             assert part.mass > 0
-            assert part.propeller.rotation == part.type.rsplit("_", 1)[1]
+            assert part.propeller.rotation == part.type.rsplit('_', 1)[1]
 
 
 def test_a_material_name_always_means_the_same_colour():
     colours: dict = {}
     for part in shipped().parts.values():
-        for item in part.data.get("visual") or []:
-            material = item.get("material")
+        for item in part.data.get('visual') or []:
+            material = item.get('material')
             if material:
-                assert colours.setdefault(material["name"], material["rgba"]) == material["rgba"]
+                assert colours.setdefault(material['name'], material['rgba']) == material['rgba']
 
 
 def test_thrust_coefficients_follow_from_their_stated_chart_points():
@@ -87,42 +85,42 @@ def test_thrust_coefficients_follow_from_their_stated_chart_points():
             assert drive.thrust_coefficient == pytest.approx(derived, rel=1e-3), part.type
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("type: x\nmass: 3\n", "a part has no key 'mass'"),
-    ("type: x\ninertial: {mass: -1}\n", "must be positive"),
-    ("type: x\nslots: {s: {accepts: [a], default: b}}\n", "slot s defaults to b, which it does not accept"),
-    ("type: x\nvisual: [{box: [1, 1, 1], mesh: a.stl}]\n", "needs exactly one of mesh, box"),
-    ("type: x\npropeller: {rotation: left, diameter: 0.1, max_thrust: 1, min_thrust: 0, thrust_coefficient: 0.1}\n",
-     "rotation must be cw or ccw"),
-    ("type: x\ninertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 5}}\n", "inertia is not physical"),
+@pytest.mark.parametrize('text, fragment', [
+    ('type: x\nmass: 3\n', "a part has no key 'mass'"),
+    ('type: x\ninertial: {mass: -1}\n', 'must be positive'),
+    ('type: x\nslots: {s: {accepts: [a], default: b}}\n', 'slot s defaults to b, which it does not accept'),
+    ('type: x\nvisual: [{box: [1, 1, 1], mesh: a.stl}]\n', 'needs exactly one of mesh, box'),
+    ('type: x\npropeller: {rotation: left, diameter: 0.1, max_thrust: 1, min_thrust: 0, thrust_coefficient: 0.1}\n',
+     'rotation must be cw or ccw'),
+    ('type: x\ninertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 5}}\n', 'inertia is not physical'),
 ])
 def test_part_format_errors_name_the_problem_and_line(text, fragment):
     from bluerobotics_parts.errors import ConfigError
 
     with pytest.raises(ConfigError) as caught:
-        check_part(load_text(text, "my_part.yaml"))
+        check_part(load_text(text, 'my_part.yaml'))
     assert fragment in str(caught.value)
-    assert str(caught.value).startswith("my_part.yaml:")
+    assert str(caught.value).startswith('my_part.yaml:')
 
 
 def test_a_user_part_with_a_missing_mesh_is_named_at_its_line(tmp_path):
     from bluerobotics_parts.catalogue import catalogue
     from bluerobotics_parts.errors import ConfigError
 
-    part = tmp_path / "bracket.yaml"
-    part.write_text("type: bracket\nvisual:\n  - mesh: bracket.stl\n")
+    part = tmp_path / 'bracket.yaml'
+    part.write_text('type: bracket\nvisual:\n  - mesh: bracket.stl\n')
     with pytest.raises(ConfigError) as caught:
         catalogue([part])
-    assert str(caught.value).startswith(f"{part}:3: mesh bracket.stl not found")
+    assert str(caught.value).startswith(f'{part}:3: mesh bracket.stl not found')
 
 
 def test_a_user_part_slot_naming_an_unknown_type_is_named_at_its_line(tmp_path):
     from bluerobotics_parts.catalogue import catalogue
     from bluerobotics_parts.errors import ConfigError
 
-    part = tmp_path / "bracket.yaml"
-    part.write_text("type: bracket\nslots:\n  s:\n    accepts: [ping_singlbeam]\n")
+    part = tmp_path / 'bracket.yaml'
+    part.write_text('type: bracket\nslots:\n  s:\n    accepts: [ping_singlbeam]\n')
     with pytest.raises(ConfigError) as caught:
         catalogue([part])
-    assert str(caught.value).startswith(f"{part}:4: slot s: accepts names unknown part type "
+    assert str(caught.value).startswith(f'{part}:4: slot s: accepts names unknown part type '
                                         "'ping_singlbeam'; known types: blueboat_antenna_mast")

@@ -9,53 +9,51 @@ import subprocess
 import sys
 import time
 
+from conftest import REPO
 import pytest
 
-from conftest import REPO
-
-HAS_RCLPY = importlib.util.find_spec("rclpy") is not None
+HAS_RCLPY = importlib.util.find_spec('rclpy') is not None
 
 
-@pytest.mark.skipif(HAS_RCLPY, reason="rclpy is installed: the no-ROS message is not shown")
+@pytest.mark.skipif(HAS_RCLPY, reason='rclpy is installed: the no-ROS message is not shown')
 def test_without_rclpy_the_command_says_what_it_needs():
-    result = subprocess.run([sys.executable, "-m", "bluerobotics_parts.range_node"], cwd=REPO,
+    result = subprocess.run([sys.executable, '-m', 'bluerobotics_parts.range_node'], cwd=REPO,
                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert result.returncode == 1
-    assert "scan_to_range needs ROS 2 (rclpy" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert 'scan_to_range needs ROS 2 (rclpy' in result.stderr
+    assert 'Traceback' not in result.stderr
 
 
 @pytest.fixture
 def ros():
-    rclpy = pytest.importorskip("rclpy", reason="needs ROS 2 (rclpy, sensor_msgs): run under "
-                                                "colcon test in a sourced ROS 2 workspace")
-    pytest.importorskip("sensor_msgs.msg", reason="needs ROS 2 sensor_msgs")
+    rclpy = pytest.importorskip('rclpy', reason='needs ROS 2 (rclpy, sensor_msgs): run under '
+                                                'colcon test in a sourced ROS 2 workspace')
+    pytest.importorskip('sensor_msgs.msg', reason='needs ROS 2 sensor_msgs')
     rclpy.init()
     yield rclpy
     rclpy.try_shutdown()
 
 
 def test_a_scan_becomes_a_range(ros):
+    from bluerobotics_parts import range_node
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
     from rclpy.qos import QoSProfile
     from sensor_msgs.msg import LaserScan, Range
 
-    from bluerobotics_parts import range_node
-
     node = range_node.make_node([  # the parameters the launch plan gives the node
-        Parameter("scan_topic", value="/test_boat/ping/scan"),
-        Parameter("range_topic", value="/test_boat/ping/range"),
-        Parameter("frame_id", value="test_boat/ping_beam"),
-        Parameter("field_of_view", value=0.43),
-        Parameter("min_range", value=0.5),
-        Parameter("max_range", value=100.0)])
-    probe = ros.create_node("range_probe")
+        Parameter('scan_topic', value='/test_boat/ping/scan'),
+        Parameter('range_topic', value='/test_boat/ping/range'),
+        Parameter('frame_id', value='test_boat/ping_beam'),
+        Parameter('field_of_view', value=0.43),
+        Parameter('min_range', value=0.5),
+        Parameter('max_range', value=100.0)])
+    probe = ros.create_node('range_probe')
     received = []
-    probe.create_subscription(Range, "/test_boat/ping/range", received.append, QoSProfile(depth=10))
-    scans = probe.create_publisher(LaserScan, "/test_boat/ping/scan", QoSProfile(depth=10))
+    probe.create_subscription(Range, '/test_boat/ping/range', received.append, QoSProfile(depth=10))
+    scans = probe.create_publisher(LaserScan, '/test_boat/ping/scan', QoSProfile(depth=10))
     scan = LaserScan()
-    scan.header.frame_id = "gz_name_of_the_link"
+    scan.header.frame_id = 'gz_name_of_the_link'
     scan.header.stamp.sec = 12
     scan.ranges = [math.inf, 17.5, 18.0]
     executor = SingleThreadedExecutor()
@@ -65,11 +63,11 @@ def test_a_scan_becomes_a_range(ros):
     while not received and time.monotonic() < deadline:
         scans.publish(scan)
         executor.spin_once(timeout_sec=0.1)
-    assert received, "no Range within 10 s"
+    assert received, 'no Range within 10 s'
     message = received[0]
     assert message.range == pytest.approx(17.5)
     assert message.radiation_type == Range.ULTRASOUND
-    assert message.header.frame_id == "test_boat/ping_beam"
+    assert message.header.frame_id == 'test_boat/ping_beam'
     assert message.header.stamp.sec == 12
     assert message.field_of_view == pytest.approx(0.43)
     assert (message.min_range, message.max_range) == (pytest.approx(0.5), pytest.approx(100.0))
@@ -82,5 +80,5 @@ def test_a_node_without_its_cone_parameters_is_refused(ros):
     from bluerobotics_parts import range_node
     from bluerobotics_parts.echosounder import EchosounderError
 
-    with pytest.raises(EchosounderError, match="field_of_view must be in"):
+    with pytest.raises(EchosounderError, match='field_of_view must be in'):
         range_node.make_node()

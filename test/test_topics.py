@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
-from conftest import CONFIG_DIR, write_config
-
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.pipeline import resolve_config
 from bluerobotics_parts.topics import vehicle_topics
+from conftest import CONFIG_DIR, write_config
+import pytest
 
 # A part of the user's own that drives the boat: only its propeller data makes it a thruster.
 OWN_PROPELLER = """\
@@ -37,79 +35,79 @@ def names_of(config, name=None):
     return vehicle_topics(resolved.manifest, resolved.catalogue(), name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope='module')
 def default():
-    return names_of(CONFIG_DIR / "blueboat.yaml")
+    return names_of(CONFIG_DIR / 'blueboat.yaml')
 
 
 def test_default_thrusters(default):
     assert [(t.instance, t.joint, t.namespace, t.topic, t.gz_topic, t.ros_topic)
             for t in default.thrusters] == [
-        ("motor_port", "motor_port_joint", "blueboat", "motor_port/thrust",
-         "/blueboat/motor_port/thrust", "/blueboat/motor_port/thrust"),
-        ("motor_stbd", "motor_stbd_joint", "blueboat", "motor_stbd/thrust",
-         "/blueboat/motor_stbd/thrust", "/blueboat/motor_stbd/thrust"),
+        ('motor_port', 'motor_port_joint', 'blueboat', 'motor_port/thrust',
+         '/blueboat/motor_port/thrust', '/blueboat/motor_port/thrust'),
+        ('motor_stbd', 'motor_stbd_joint', 'blueboat', 'motor_stbd/thrust',
+         '/blueboat/motor_stbd/thrust', '/blueboat/motor_stbd/thrust'),
     ]
     for thruster in default.thrusters:  # gz's rule for a Thruster with <topic> set
-        assert thruster.gz_topic == f"/{thruster.namespace}/{thruster.topic}"
+        assert thruster.gz_topic == f'/{thruster.namespace}/{thruster.topic}'
 
 
 def test_default_echosounder(default):
     (ping,) = default.echosounders
-    assert (ping.instance, ping.link, ping.frame_id) == ("ping", "ping_beam", "blueboat/ping_beam")
-    assert ping.gz_scan_topic == ping.ros_scan_topic == "/blueboat/ping/scan"
-    assert ping.ros_range_topic == "/blueboat/ping/range"
+    assert (ping.instance, ping.link, ping.frame_id) == ('ping', 'ping_beam', 'blueboat/ping_beam')
+    assert ping.gz_scan_topic == ping.ros_scan_topic == '/blueboat/ping/scan'
+    assert ping.ros_range_topic == '/blueboat/ping/range'
 
 
 def test_vehicle_level_names(default):
-    assert default.gz_joint_state_topic == "/model/blueboat/joint_state"
-    assert default.ros_joint_state_topic == "/blueboat/joint_states"
-    assert default.gz_odometry_topic == "/model/blueboat/odometry"
-    assert default.ros_odometry_topic == "/blueboat/odometry"
-    assert (default.odom_frame, default.base_frame) == ("blueboat/odom", "blueboat/base_link")
-    assert default.clock_topic == "/clock"
-    assert default.frame("motor_port") == "blueboat/motor_port"
+    assert default.gz_joint_state_topic == '/model/blueboat/joint_state'
+    assert default.ros_joint_state_topic == '/blueboat/joint_states'
+    assert default.gz_odometry_topic == '/model/blueboat/odometry'
+    assert default.ros_odometry_topic == '/blueboat/odometry'
+    assert (default.odom_frame, default.base_frame) == ('blueboat/odom', 'blueboat/base_link')
+    assert default.clock_topic == '/clock'
+    assert default.frame('motor_port') == 'blueboat/motor_port'
 
 
 def test_every_name_follows_the_vehicle_name(tmp_path):
-    for names in (names_of(CONFIG_DIR / "blueboat.yaml", name="boat2"),
-                  names_of(write_config(tmp_path, "name: boat2\n"))):
-        assert names.name == "boat2"
-        assert [t.gz_topic for t in names.thrusters] == ["/boat2/motor_port/thrust",
-                                                         "/boat2/motor_stbd/thrust"]
-        assert {t.namespace for t in names.thrusters} == {"boat2"}
-        assert names.echosounders[0].frame_id == "boat2/ping_beam"
-        assert names.echosounders[0].gz_scan_topic == "/boat2/ping/scan"
-        assert names.gz_joint_state_topic == "/model/boat2/joint_state"
-        assert names.gz_odometry_topic == "/model/boat2/odometry"
-        assert names.base_frame == "boat2/base_link"
+    for names in (names_of(CONFIG_DIR / 'blueboat.yaml', name='boat2'),
+                  names_of(write_config(tmp_path, 'name: boat2\n'))):
+        assert names.name == 'boat2'
+        assert [t.gz_topic for t in names.thrusters] == ['/boat2/motor_port/thrust',
+                                                         '/boat2/motor_stbd/thrust']
+        assert {t.namespace for t in names.thrusters} == {'boat2'}
+        assert names.echosounders[0].frame_id == 'boat2/ping_beam'
+        assert names.echosounders[0].gz_scan_topic == '/boat2/ping/scan'
+        assert names.gz_joint_state_topic == '/model/boat2/joint_state'
+        assert names.gz_odometry_topic == '/model/boat2/odometry'
+        assert names.base_frame == 'boat2/base_link'
 
 
-@pytest.mark.parametrize("bad", ["2boat", "my-boat", "boat/two", "", "boat two"])
+@pytest.mark.parametrize('bad', ['2boat', 'my-boat', 'boat/two', '', 'boat two'])
 def test_a_name_that_cannot_be_a_namespace_is_refused(bad):
-    resolved = resolve_config(CONFIG_DIR / "blueboat.yaml")
+    resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
     with pytest.raises(ConfigError) as caught:
         vehicle_topics(resolved.manifest, resolved.catalogue(), bad)
     assert repr(bad) in str(caught.value)
-    assert "letters, digits and underscores, starting with a letter" in str(caught.value)
+    assert 'letters, digits and underscores, starting with a letter' in str(caught.value)
 
 
 def test_no_ping_no_echosounder_and_instances_name_the_topics(tmp_path):
-    names = names_of(CONFIG_DIR / "examples" / "no_ping.yaml")
+    names = names_of(CONFIG_DIR / 'examples' / 'no_ping.yaml')
     assert names.echosounders == ()
     assert len(names.thrusters) == 2
-    moved = names_of(CONFIG_DIR / "examples" / "ping_at_bow.yaml")
+    moved = names_of(CONFIG_DIR / 'examples' / 'ping_at_bow.yaml')
     (ping,) = moved.echosounders
-    assert (ping.instance, ping.link, ping.gz_scan_topic) == ("bow_ping", "bow_ping_beam",
-                                                              "/blueboat/bow_ping/scan")
-    renamed = names_of(write_config(tmp_path, "parts:\n  - {slot: motor_port, "
-                                    "type: m200_weedless_prop_ccw, name: left_motor}\n"))
+    assert (ping.instance, ping.link, ping.gz_scan_topic) == ('bow_ping', 'bow_ping_beam',
+                                                              '/blueboat/bow_ping/scan')
+    renamed = names_of(write_config(tmp_path, 'parts:\n  - {slot: motor_port, '
+                                    'type: m200_weedless_prop_ccw, name: left_motor}\n'))
     assert [(t.instance, t.joint, t.gz_topic) for t in renamed.thrusters][0] == (
-        "left_motor", "left_motor_joint", "/blueboat/left_motor/thrust")
+        'left_motor', 'left_motor_joint', '/blueboat/left_motor/thrust')
 
 
 def test_a_thruster_is_whatever_has_propeller_data(tmp_path):
-    (tmp_path / "drive.yaml").write_text(OWN_PROPELLER, encoding="utf-8")
+    (tmp_path / 'drive.yaml').write_text(OWN_PROPELLER, encoding='utf-8')
     config = write_config(tmp_path, """\
 part_files: [drive.yaml]
 slots:
@@ -118,21 +116,21 @@ slots:
      collision: false}
 """)
     names = names_of(config)
-    assert [t.instance for t in names.thrusters] == ["motor_port", "motor_stbd", "bow_tunnel"]
-    assert names.thrusters[-1].gz_topic == "/blueboat/bow_tunnel/thrust"
+    assert [t.instance for t in names.thrusters] == ['motor_port', 'motor_stbd', 'bow_tunnel']
+    assert names.thrusters[-1].gz_topic == '/blueboat/bow_tunnel/thrust'
 
 
 def test_a_renamed_base_is_the_base_frame(tmp_path):
-    names = names_of(write_config(tmp_path, "base: {name: hull}\n"))
-    assert names.root_link == "hull"
-    assert names.base_frame == "blueboat/hull"
+    names = names_of(write_config(tmp_path, 'base: {name: hull}\n'))
+    assert names.root_link == 'hull'
+    assert names.base_frame == 'blueboat/hull'
 
 
 def test_a_type_missing_from_the_catalogue_is_named():
     from bluerobotics_parts.catalogue import Catalogue
 
-    resolved = resolve_config(CONFIG_DIR / "blueboat.yaml")
+    resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
     library = resolved.catalogue()
-    partial = Catalogue({k: v for k, v in library.parts.items() if k != "ping_singlebeam"})
-    with pytest.raises(BlueRoboticsPartsError, match="part ping has type ping_singlebeam"):
+    partial = Catalogue({k: v for k, v in library.parts.items() if k != 'ping_singlebeam'})
+    with pytest.raises(BlueRoboticsPartsError, match='part ping has type ping_singlebeam'):
         vehicle_topics(resolved.manifest, partial)

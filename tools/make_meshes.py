@@ -19,18 +19,18 @@ PyYAML; trimesh, if installed, adds a watertightness column to the summary.
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 import math
+from pathlib import Path
 import sys
 import tempfile
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
-PARTS_DIR = REPO / "urdf" / "parts"
-MESH_DIR = REPO / "meshes"
+PARTS_DIR = REPO / 'urdf' / 'parts'
+MESH_DIR = REPO / 'meshes'
 
 # --- Cosmetic shape choices (not part data: they only change how a mesh looks) -----------------
 
@@ -148,7 +148,7 @@ def closed_shell(vertices, faces) -> Mesh:
 
 def signed_volume(vertices: np.ndarray, faces: np.ndarray) -> float:
     a, b, c = (vertices[faces[:, i]] for i in range(3))
-    return float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0)
+    return float(np.einsum('ij,ij->i', a, np.cross(b, c)).sum() / 6.0)
 
 
 def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = False) -> Mesh:
@@ -183,14 +183,14 @@ def unit_circle(segments: int) -> tuple[np.ndarray, np.ndarray]:
 def along_axis(axial, radial_y, radial_z, axis: str) -> np.ndarray:
     """Points given as (axial, two radial coordinates) for a body of revolution about x or z.
     The z case is a cyclic permutation (a rotation), so winding is unchanged."""
-    if axis == "x":
+    if axis == 'x':
         return np.stack([axial, radial_y, radial_z], -1)
-    if axis == "z":
+    if axis == 'z':
         return np.stack([radial_y, radial_z, axial], -1)
     raise ValueError(axis)
 
 
-def lathe(profile, segments: int = ROUND_SEGMENTS, axis: str = "x", centre=(0.0, 0.0, 0.0),
+def lathe(profile, segments: int = ROUND_SEGMENTS, axis: str = 'x', centre=(0.0, 0.0, 0.0),
           hollow: bool = False) -> Mesh:
     """A body of revolution from a profile of (axial position, radius) pairs. Solid: ends are
     closed by flat discs (or poles where the radius is 0). Hollow: the profile is a closed loop
@@ -213,7 +213,7 @@ def rounded_box(size, radius: float, centre=(0.0, 0.0, 0.0), steps: int = FILLET
     by flat faces): rows of latitude over four quadrants of longitude, poles welded."""
     inner = np.asarray(size, dtype=float) / 2.0 - radius
     if np.any(inner < 0):
-        raise ValueError(f"fillet {radius} too large for box {size}")
+        raise ValueError(f'fillet {radius} too large for box {size}')
     quadrant_signs = [(1, 1), (-1, 1), (-1, -1), (1, -1)]
     t = np.arange(steps + 1) / steps * (np.pi / 2)
     longitudes = [(sx, sy, q * np.pi / 2 + t) for q, (sx, sy) in enumerate(quadrant_signs)]
@@ -342,11 +342,11 @@ def right_handed_propeller(diameter: float, root_radius: float, axial_centre: fl
 
 def with_hand(mesh: Mesh, rotation: str) -> Mesh:
     """Turn a right-handed (cw) build into the part's hand, read from `propeller.rotation`."""
-    if rotation == "cw":
+    if rotation == 'cw':
         return mesh
-    if rotation == "ccw":
+    if rotation == 'ccw':
         return mirrored_y(mesh)
-    raise ValueError(f"propeller.rotation must be cw or ccw, not {rotation!r}")
+    raise ValueError(f'propeller.rotation must be cw or ccw, not {rotation!r}')
 
 
 # --- One function per part shape ----------------------------------------------------------------
@@ -356,16 +356,16 @@ def m200_motor_with_prop(part: dict, library: dict) -> Mesh:
     sleeve on the aft end of the can and three blades on it: motor and propeller turn together,
     and the whole fits the collision cylinder (propeller radius x motor length)."""
     d = dimensions(part)
-    length, radius = d["motor_length"], d["motor_diameter"] / 2.0
-    chamfer = M200_CAN_CHAMFER * d["motor_diameter"]
+    length, radius = d['motor_length'], d['motor_diameter'] / 2.0
+    chamfer = M200_CAN_CHAMFER * d['motor_diameter']
     hub_fore = -length / 2 + M200_PROP_HUB_LENGTH * length
     hub_radius = M200_PROP_HUB_RADIUS * radius
     can_and_hub = lathe([(-length / 2, hub_radius - chamfer), (-length / 2 + chamfer, hub_radius),
                          (hub_fore - chamfer, hub_radius), (hub_fore, radius),
                          (length / 2 - chamfer, radius), (length / 2, radius - chamfer)])
-    blades = right_handed_propeller(d["propeller_diameter"], root_radius=PROP_ROOT_SINK * hub_radius,
+    blades = right_handed_propeller(d['propeller_diameter'], root_radius=PROP_ROOT_SINK * hub_radius,
                                     axial_centre=(-length / 2 + hub_fore) / 2)
-    return with_hand(combine(can_and_hub, blades), part["propeller"]["rotation"])
+    return with_hand(combine(can_and_hub, blades), part['propeller']['rotation'])
 
 
 def t200_thruster(part: dict, library: dict) -> Mesh:
@@ -373,8 +373,8 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
     mouth intake at the front, a central motor body, stator struts at the aft end and a
     three-blade propeller inside the duct."""
     d = dimensions(part)
-    length, outer = d["body_length"], d["body_diameter"] / 2.0
-    prop_radius = d["propeller_diameter"] / 2.0
+    length, outer = d['body_length'], d['body_diameter'] / 2.0
+    prop_radius = d['propeller_diameter'] / 2.0
     inner = prop_radius * (1 + T200_TIP_CLEARANCE)
     wall = outer - inner
     chamfer, flare = T200_DUCT_CHAMFER * wall, T200_INTAKE_FLARE * wall
@@ -394,23 +394,23 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
     motor = lathe([(-motor_half, T200_MOTOR_TAIL * motor_radius), (tail, motor_radius)] + nose)
 
     prop_centre = T200_PROP_POSITION * length
-    blades = right_handed_propeller(d["propeller_diameter"], root_radius=PROP_ROOT_SINK * motor_radius,
+    blades = right_handed_propeller(d['propeller_diameter'], root_radius=PROP_ROOT_SINK * motor_radius,
                                     axial_centre=prop_centre)
 
     chord, thickness = T200_STRUT_CHORD * length, T200_STRUT_THICKNESS * outer
     strut = box((tail, -thickness / 2, T200_STRUT_ROOT * motor_radius),
                 (tail + chord, thickness / 2, inner + T200_STRUT_TIP * wall))
     struts = [rotated_about_x(strut, 2 * np.pi * k / T200_STRUT_COUNT) for k in range(T200_STRUT_COUNT)]
-    return with_hand(combine(duct, motor, blades, *struts), part["propeller"]["rotation"])
+    return with_hand(combine(duct, motor, blades, *struts), part['propeller']['rotation'])
 
 
 def blueboat_chassis(part: dict, library: dict) -> Mesh:
     """BlueBoat: two pontoon hulls at the hull data, the deck frame whose tops are where the
     flag, payload and mast slots sit, and a strut down to each motor slot."""
-    d, slots = dimensions(part), part["slots"]
+    d, slots = dimensions(part), part['slots']
     hulls = [pontoon_hull(d, side) for side in (1, -1)]
-    struts = [motor_strut(slot_xyz(slots, name), d["hull_z"], default_occupant(slots[name], library))
-              for name in ("motor_port", "motor_stbd")]
+    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'], default_occupant(slots[name], library))
+              for name in ('motor_port', 'motor_stbd')]
     return combine(*hulls, deck_frame(d, slots), *struts)
 
 
@@ -418,16 +418,16 @@ def pontoon_hull(d: dict, side: int) -> Mesh:
     """One hull: the community model's cylinder (radius, length, centre) as the parallel body,
     with rounded ends beyond it that bring the overall length to the datasheet length; the bow
     end rises toward its tip."""
-    radius, hull_length = d["hull_radius"], d["hull_length"]
-    end_length = (d["length"] - hull_length) / 2.0
+    radius, hull_length = d['hull_radius'], d['hull_length']
+    end_length = (d['length'] - hull_length) / 2.0
     if end_length <= 0:
-        raise ValueError("chassis length must exceed hull_length (the rounded ends fill the gap)")
-    stern, bow = d["hull_x"] - hull_length / 2, d["hull_x"] + hull_length / 2
+        raise ValueError('chassis length must exceed hull_length (the rounded ends fill the gap)')
+    stern, bow = d['hull_x'] - hull_length / 2, d['hull_x'] + hull_length / 2
     profile = ([(a, r, 0.0) for a, r, _ in reversed(quarter_round(stern, stern - end_length, radius, HULL_END_RINGS))]
                + quarter_round(bow, bow + end_length, radius, HULL_END_RINGS, HULL_BOW_RISE * radius))
     cos, sin = unit_circle(ROUND_SEGMENTS)
-    y = side * d["hull_y"]
-    return loft([along_axis(np.full(ROUND_SEGMENTS, a), y + r * cos, d["hull_z"] + lift + r * sin, "x")
+    y = side * d['hull_y']
+    return loft([along_axis(np.full(ROUND_SEGMENTS, a), y + r * cos, d['hull_z'] + lift + r * sin, 'x')
                  for a, r, lift in profile])
 
 
@@ -435,19 +435,19 @@ def deck_frame(d: dict, slots: dict) -> Mesh:
     """Cross members whose tops are the payload (forward) and flag (aft) slot heights, saddles
     down into the hulls, a deck tray between the members and the electronics box on it, whose
     top is the mast slot."""
-    radius = d["hull_radius"]
-    forward, aft, mast = slot_xyz(slots, "payload"), slot_xyz(slots, "flag"), slot_xyz(slots, "mast")
+    radius = d['hull_radius']
+    forward, aft, mast = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag'), slot_xyz(slots, 'mast')
     frame = []
     for x, top in ((forward[0], forward[2]), (aft[0], aft[2])):
-        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d["hull_y"], CROSS_MEMBER_HEIGHT), DECK_FILLET,
+        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT), DECK_FILLET,
                                  centre=(x, 0.0, top - CROSS_MEMBER_HEIGHT / 2)))
         saddle = SADDLE_WIDTH * CROSS_MEMBER_WIDTH / 2  # narrower than the member: no shared faces
         for side in (1, -1):  # saddles from the hull centre line up into the member
-            frame.append(box((x - saddle, side * d["hull_y"] - radius / 2, d["hull_z"]),
-                             (x + saddle, side * d["hull_y"] + radius / 2, top - CROSS_MEMBER_HEIGHT / 2)))
+            frame.append(box((x - saddle, side * d['hull_y'] - radius / 2, d['hull_z']),
+                             (x + saddle, side * d['hull_y'] + radius / 2, top - CROSS_MEMBER_HEIGHT / 2)))
     # The tray runs between the members at mid-height of the lower one; the box sits in it.
     tray_top = min(forward[2], aft[2]) - CROSS_MEMBER_HEIGHT / 2 + DECK_TRAY_THICKNESS / 2
-    tray_width = DECK_TRAY_WIDTH * 2 * (d["hull_y"] - radius)
+    tray_width = DECK_TRAY_WIDTH * 2 * (d['hull_y'] - radius)
     frame.append(box((aft[0], -tray_width / 2, tray_top - DECK_TRAY_THICKNESS),
                      (forward[0], tray_width / 2, tray_top)))
     box_bottom = tray_top - DECK_TRAY_THICKNESS / 2
@@ -460,8 +460,8 @@ def motor_strut(slot: tuple, hull_z: float, motor_part: dict) -> Mesh:
     """A fin from inside the hull down to the motor axis, ahead of the spinning can, with a
     round boss the can's front face bolts to (sized from the slot's default motor)."""
     md = dimensions(motor_part)
-    can_length = md.get("motor_length", md.get("body_length"))
-    can_diameter = md.get("motor_diameter", md.get("body_diameter"))
+    can_length = md.get('motor_length', md.get('body_length'))
+    can_diameter = md.get('motor_diameter', md.get('body_diameter'))
     x, y, z = slot
     front = x + can_length / 2
     chord, thickness = MOTOR_STRUT_CHORD * can_diameter, MOTOR_STRUT_THICKNESS * can_diameter
@@ -476,10 +476,10 @@ def motor_strut(slot: tuple, hull_z: float, motor_part: dict) -> Mesh:
 def blueboat_flag(part: dict, library: dict) -> Mesh:
     """A pole up +z from the origin and a thin rectangular flag at its top, flying aft (-x)."""
     d = dimensions(part)
-    pole_radius = d["pole_diameter"] / 2
-    pole = lathe([(0.0, pole_radius), (d["pole_height"], pole_radius)], SMALL_ROUND_SEGMENTS, axis="z")
-    flag = box((-pole_radius - d["flag_width"], -FLAG_THICKNESS / 2, d["pole_height"] - d["flag_height"]),
-               (0.0, FLAG_THICKNESS / 2, d["pole_height"]))
+    pole_radius = d['pole_diameter'] / 2
+    pole = lathe([(0.0, pole_radius), (d['pole_height'], pole_radius)], SMALL_ROUND_SEGMENTS, axis='z')
+    flag = box((-pole_radius - d['flag_width'], -FLAG_THICKNESS / 2, d['pole_height'] - d['flag_height']),
+               (0.0, FLAG_THICKNESS / 2, d['pole_height']))
     return combine(pole, flag)
 
 
@@ -487,14 +487,14 @@ def blueboat_antenna_mast(part: dict, library: dict) -> Mesh:
     """A tube up +z from the origin on a round base plate, with an antenna puck whose top is the
     mast height (where the `top` frame puts the antenna)."""
     d = dimensions(part)
-    height, diameter = d["height"], d["diameter"]
+    height, diameter = d['height'], d['diameter']
     base_t, puck_h = MAST_BASE_THICKNESS * diameter, MAST_PUCK_HEIGHT * diameter
-    base = lathe([(0.0, MAST_BASE_RADIUS * diameter), (base_t, MAST_BASE_RADIUS * diameter)], axis="z")
-    tube = lathe([(base_t, diameter / 2), (height - puck_h, diameter / 2)], axis="z")
+    base = lathe([(0.0, MAST_BASE_RADIUS * diameter), (base_t, MAST_BASE_RADIUS * diameter)], axis='z')
+    tube = lathe([(base_t, diameter / 2), (height - puck_h, diameter / 2)], axis='z')
     puck_radius = MAST_PUCK_RADIUS * diameter
     puck = lathe([(height - puck_h, puck_radius)]
                  + [(a, r) for a, r, _ in quarter_round(height - puck_h / 2, height, puck_radius, FILLET_STEPS)],
-                 axis="z")
+                 axis='z')
     return combine(base, tube, puck)
 
 
@@ -508,10 +508,10 @@ def blueboat_payload_bracket(part: dict, library: dict) -> Mesh:
         inner = [c + s * hole / 2 for c in (-extent / 2 + (i + 0.5) * pitch for i in range(holes)) for s in (-1, 1)]
         return [-extent / 2, *inner, extent / 2]
 
-    x_edges, y_edges = edges(d["length"], BRACKET_HOLES_X), edges(d["width"], BRACKET_HOLES_Y)
+    x_edges, y_edges = edges(d['length'], BRACKET_HOLES_X), edges(d['width'], BRACKET_HOLES_Y)
     # Cells alternate bar/hole in each direction; a cell is a hole where two hole bands cross.
     solid = [[not (i % 2 == 1 and j % 2 == 1) for j in range(len(y_edges) - 1)] for i in range(len(x_edges) - 1)]
-    return extruded_grid(x_edges, y_edges, solid, 0.0, d["thickness"])
+    return extruded_grid(x_edges, y_edges, solid, 0.0, d['thickness'])
 
 
 def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
@@ -519,10 +519,10 @@ def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
     (the collision box) and a clamp ring round the top of the Ping, which hangs from the `ping`
     slot looking down (ring bore = the diameter of the slot's default sensor)."""
     d = dimensions(part)
-    drop, width, thickness = d["drop"], d["width"], d["thickness"]
-    sensor = dimensions(default_occupant(part["slots"]["ping"], library))
-    bore = sensor["diameter"] / 2
-    x, y, top = slot_xyz(part["slots"], "ping")
+    drop, width, thickness = d['drop'], d['width'], d['thickness']
+    sensor = dimensions(default_occupant(part['slots']['ping'], library))
+    bore = sensor['diameter'] / 2
+    x, y, top = slot_xyz(part['slots'], 'ping')
     # Foot and plate as one L section in x-z (cells: plate, corner, -, foot), extruded along y.
     # The plate ends inside the cup's roof (at the slot, z = -drop) so no two faces share a plane.
     l_section = extruded_grid([-thickness / 2, thickness / 2, PING_MOUNT_FOOT_LENGTH * width],
@@ -530,10 +530,10 @@ def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
                               [[True, True], [False, True]], -width / 2, width / 2)
     bracket = swapped_yz(l_section)
     # A cup over the Ping's back cap: a roof on the slot plane and a clamp ring round the body.
-    clamp_height = PING_MOUNT_CLAMP_HEIGHT * sensor["length"]
+    clamp_height = PING_MOUNT_CLAMP_HEIGHT * sensor['length']
     outer = bore + thickness
     cup = lathe([(top + thickness, outer), (top - clamp_height, outer), (top - clamp_height, bore), (top, bore)],
-                axis="z", centre=(x, y, 0.0))
+                axis='z', centre=(x, y, 0.0))
     return combine(bracket, cup)
 
 
@@ -541,7 +541,7 @@ def ping_singlebeam(part: dict, library: dict) -> Mesh:
     """The Ping's cylindrical body from its back cap (origin) along +x, a shallow dome on the
     transducer face that ends at +length, and a cable gland behind the back cap."""
     d = dimensions(part)
-    length, diameter = d["length"], d["diameter"]
+    length, diameter = d['length'], d['diameter']
     radius = diameter / 2
     chamfer, dome = PING_BACK_CHAMFER * diameter, PING_FACE_DOME * diameter
     profile = [(0.0, radius - chamfer), (chamfer, radius), (length - dome, radius)]
@@ -559,22 +559,22 @@ def ping_singlebeam(part: dict, library: dict) -> Mesh:
 def blueboat_battery(part: dict, library: dict) -> Mesh:
     """A rounded box of the pack's size, centred on the origin."""
     d = dimensions(part)
-    size = (d["length"], d["width"], d["height"])
+    size = (d['length'], d['width'], d['height'])
     return rounded_box(size, BATTERY_FILLET * min(size))
 
 
 SHAPES = {
-    "blueboat_chassis": blueboat_chassis,
-    "m200_weedless_prop_ccw": m200_motor_with_prop,
-    "m200_weedless_prop_cw": m200_motor_with_prop,
-    "t200_thruster_ccw": t200_thruster,
-    "t200_thruster_cw": t200_thruster,
-    "blueboat_flag": blueboat_flag,
-    "blueboat_antenna_mast": blueboat_antenna_mast,
-    "blueboat_payload_bracket": blueboat_payload_bracket,
-    "blueboat_ping_singlebeam_mount": blueboat_ping_singlebeam_mount,
-    "ping_singlebeam": ping_singlebeam,
-    "blueboat_battery": blueboat_battery,
+    'blueboat_chassis': blueboat_chassis,
+    'm200_weedless_prop_ccw': m200_motor_with_prop,
+    'm200_weedless_prop_cw': m200_motor_with_prop,
+    't200_thruster_ccw': t200_thruster,
+    't200_thruster_cw': t200_thruster,
+    'blueboat_flag': blueboat_flag,
+    'blueboat_antenna_mast': blueboat_antenna_mast,
+    'blueboat_payload_bracket': blueboat_payload_bracket,
+    'blueboat_ping_singlebeam_mount': blueboat_ping_singlebeam_mount,
+    'ping_singlebeam': ping_singlebeam,
+    'blueboat_battery': blueboat_battery,
 }
 
 
@@ -582,24 +582,24 @@ SHAPES = {
 
 def load_library() -> dict[str, dict]:
     """Every shipped part, by type, in the index's order."""
-    types = yaml.safe_load((PARTS_DIR / "index.yaml").read_text(encoding="utf-8"))
-    return {t: yaml.safe_load((PARTS_DIR / f"{t}.yaml").read_text(encoding="utf-8")) for t in types}
+    types = yaml.safe_load((PARTS_DIR / 'index.yaml').read_text(encoding='utf-8'))
+    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8')) for t in types}
 
 
 def dimensions(part: dict) -> dict[str, float]:
     """The numeric dimensions (their `_source`/`_unverified` notes left out)."""
-    return {k: float(v) for k, v in part.get("dimensions", {}).items()
+    return {k: float(v) for k, v in part.get('dimensions', {}).items()
             if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def slot_xyz(slots: dict, name: str) -> tuple[float, float, float]:
-    return tuple(float(v) for v in slots[name]["xyz"])
+    return tuple(float(v) for v in slots[name]['xyz'])
 
 
 def default_occupant(slot: dict, library: dict) -> dict:
     """The part a slot holds by default (or the first it accepts), for sizing what meets it."""
-    default = slot.get("default")
-    name = default if default in library else slot["accepts"][0]
+    default = slot.get('default')
+    name = default if default in library else slot['accepts'][0]
     return library[name]
 
 
@@ -607,13 +607,13 @@ def mesh_targets(library: dict) -> list[tuple[str, str]]:
     """(part type, mesh path relative to meshes/) for every packaged visual mesh."""
     targets = []
     for part_type, part in library.items():
-        for item in part.get("visual", []) or []:
-            mesh = item.get("mesh")
-            if mesh and "://" not in mesh:
+        for item in part.get('visual', []) or []:
+            mesh = item.get('mesh')
+            if mesh and '://' not in mesh:
                 if part_type not in SHAPES:
-                    raise SystemExit(f"no mesh generator for {part_type} ({mesh})")
-                if not mesh.endswith(".stl"):
-                    raise SystemExit(f"{part_type}: {mesh} is not an .stl; this tool writes STL only")
+                    raise SystemExit(f'no mesh generator for {part_type} ({mesh})')
+                if not mesh.endswith('.stl'):
+                    raise SystemExit(f'{part_type}: {mesh} is not an .stl; this tool writes STL only')
                 targets.append((part_type, mesh))
     return targets
 
@@ -621,20 +621,20 @@ def mesh_targets(library: dict) -> list[tuple[str, str]]:
 # --- Output -------------------------------------------------------------------------------------
 
 GEOMETRY_TOLERANCE = 1e-6  # m, see same_geometry
-STL_RECORD = np.dtype([("normal", "<f4", (3,)), ("vertices", "<f4", (3, 3)), ("attribute", "<u2")])
+STL_RECORD = np.dtype([('normal', '<f4', (3,)), ('vertices', '<f4', (3, 3)), ('attribute', '<u2')])
 
 
 def stl_bytes(mesh: Mesh, name: str) -> bytes:
     """Binary STL with a fixed header (no timestamp) and unit facet normals."""
-    triangles = mesh.vertices[mesh.faces].astype("<f4")
+    triangles = mesh.vertices[mesh.faces].astype('<f4')
     normals = np.cross(triangles[:, 1].astype(float) - triangles[:, 0], triangles[:, 2].astype(float) - triangles[:, 0])
     lengths = np.linalg.norm(normals, axis=1, keepdims=True)
     normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
     records = np.zeros(len(triangles), dtype=STL_RECORD)
-    records["normal"] = normals
-    records["vertices"] = triangles
-    header = f"bluerobotics_parts {name}".encode("ascii")[:80].ljust(80, b" ")
-    return header + np.uint32(len(triangles)).astype("<u4").tobytes() + records.tobytes()
+    records['normal'] = normals
+    records['vertices'] = triangles
+    header = f'bluerobotics_parts {name}'.encode('ascii')[:80].ljust(80, b' ')
+    return header + np.uint32(len(triangles)).astype('<u4').tobytes() + records.tobytes()
 
 
 def build_all(library: dict) -> dict[str, tuple[str, Mesh, bytes]]:
@@ -664,14 +664,14 @@ def summary(built: dict) -> str:
     total = 0
     for relative, (_, mesh, data) in sorted(built.items()):
         total += len(data)
-        closed = "?"
+        closed = '?'
         if trimesh is not None:
-            closed = "yes" if trimesh.Trimesh(mesh.vertices, mesh.faces, process=True).is_watertight else "NO"
+            closed = 'yes' if trimesh.Trimesh(mesh.vertices, mesh.faces, process=True).is_watertight else 'NO'
         lo, hi = mesh.bounds()
-        lines.append(f"{relative:{width}} {len(data) / 1024:6.1f} {len(mesh.faces):6d} {closed:>6}  "
-                     f"({lo[0]:+.3f} {lo[1]:+.3f} {lo[2]:+.3f}) -> ({hi[0]:+.3f} {hi[1]:+.3f} {hi[2]:+.3f})")
-    lines.append(f"{len(built)} meshes, {total / 1024:.1f} KB in total")
-    return "\n".join(lines)
+        lines.append(f'{relative:{width}} {len(data) / 1024:6.1f} {len(mesh.faces):6d} {closed:>6}  '
+                     f'({lo[0]:+.3f} {lo[1]:+.3f} {lo[2]:+.3f}) -> ({hi[0]:+.3f} {hi[1]:+.3f} {hi[2]:+.3f})')
+    lines.append(f'{len(built)} meshes, {total / 1024:.1f} KB in total')
+    return '\n'.join(lines)
 
 
 def same_geometry(committed: bytes, fresh: bytes) -> bool:
@@ -682,7 +682,7 @@ def same_geometry(committed: bytes, fresh: bytes) -> bool:
         return False
     a = np.frombuffer(committed, dtype=STL_RECORD, offset=84)
     b = np.frombuffer(fresh, dtype=STL_RECORD, offset=84)
-    return bool(np.all(np.abs(a["vertices"] - b["vertices"]) <= GEOMETRY_TOLERANCE))
+    return bool(np.all(np.abs(a['vertices'] - b['vertices']) <= GEOMETRY_TOLERANCE))
 
 
 def check(built: dict) -> list[str]:
@@ -693,23 +693,23 @@ def check(built: dict) -> list[str]:
         for relative in sorted(built):
             committed, fresh = MESH_DIR / relative, Path(temp) / relative
             if not committed.is_file():
-                problems.append(f"missing: meshes/{relative}")
+                problems.append(f'missing: meshes/{relative}')
             elif committed.read_bytes() != fresh.read_bytes():
                 if same_geometry(committed.read_bytes(), fresh.read_bytes()):
                     print(f"note: meshes/{relative} differs from this machine's output only in "
-                          "float rounding", file=sys.stderr)
+                          'float rounding', file=sys.stderr)
                 else:
-                    problems.append(f"out of date: meshes/{relative}")
-    for path in sorted(MESH_DIR.rglob("*.stl")):
+                    problems.append(f'out of date: meshes/{relative}')
+    for path in sorted(MESH_DIR.rglob('*.stl')):
         if path.relative_to(MESH_DIR).as_posix() not in built:
-            problems.append(f"not generated by this tool (stale?): {path.relative_to(REPO)}")
+            problems.append(f'not generated by this tool (stale?): {path.relative_to(REPO)}')
     return problems
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="regenerate in a temporary folder and exit 1 if meshes/ differs")
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--check', action='store_true',
+                        help='regenerate in a temporary folder and exit 1 if meshes/ differs')
     args = parser.parse_args(argv)
     built = build_all(load_library())
     print(summary(built))
@@ -718,14 +718,14 @@ def main(argv=None) -> int:
         for problem in problems:
             print(problem, file=sys.stderr)
         if problems:
-            print("run: python tools/make_meshes.py", file=sys.stderr)
+            print('run: python tools/make_meshes.py', file=sys.stderr)
             return 1
-        print(f"{len(built)} meshes are current")
+        print(f'{len(built)} meshes are current')
         return 0
     write(built, MESH_DIR)
-    print(f"wrote {len(built)} meshes under {MESH_DIR.relative_to(REPO)}/")
+    print(f'wrote {len(built)} meshes under {MESH_DIR.relative_to(REPO)}/')
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main())
