@@ -187,7 +187,7 @@ def catalogue(part_files=()) -> Catalogue:
 
 
 def load_part_file(path: Path, shipped: bool) -> PartType:
-    doc = load_file(path)
+    doc = load_file(path, 'part file')
     check_part(doc)
     data = doc.data
     base = paths.PACKAGE_URI + 'meshes/' if shipped else f'file://{path.absolute().parent}/'

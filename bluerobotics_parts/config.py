@@ -14,8 +14,10 @@ import math
 import os
 from pathlib import Path
 import re
+import stat
 
 from .errors import ConfigError
+from .inputs import file_kind
 from .yaml_lines import load_file, load_text, LocatedDocument
 
 DEFAULT_VEHICLE_NAME = 'blueboat'
@@ -104,7 +106,7 @@ def entry_label(section: str, index: int, entry) -> str:
 
 def load(path: str | Path) -> Config:
     """Load and check a config file. An empty file is the default vehicle."""
-    config = _checked(load_file(path))
+    config = _checked(load_file(path, 'config'))
     config.from_file = True
     return config
 
@@ -154,10 +156,16 @@ def _check_shape(config: Config) -> None:
                                        'part_files')):
         _string(config, ('part_files', index), item, f'part_files item #{index + 1}')
         path = (config.folder / item)
-        if not path.is_file():
+        try:
+            mode = path.stat().st_mode
+        except OSError:
             raise config.error(('part_files', index),
                                f'part file {item} not found (looked for {path}); paths are '
-                               "relative to the config's folder")
+                               "relative to the config's folder") from None
+        if not stat.S_ISREG(mode):
+            raise config.error(('part_files', index),
+                               f'part file {item} is {file_kind(mode)} ({path}), not a '
+                               'regular file; name a part file')
 
 
 def _check_entry(config: Config, index: int, entry) -> None:
@@ -301,7 +309,7 @@ def _vector(config, path, value, label) -> list[float]:
                 break
             try:
                 number = float(item)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 break
             if not math.isfinite(number):
                 break

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+import re
 
 import yaml
 
 from .errors import ConfigError
+from .inputs import read_text, YAML_LIMIT
 
 Path_ = tuple  # a path into the document: keys and list indices
 
@@ -42,12 +44,15 @@ class LocatedDocument:
 def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     """Parse one YAML document. An empty document is None."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_COMPOSER)
     except yaml.YAMLError as error:
         mark = getattr(error, 'problem_mark', None)
         problem = getattr(error, 'problem', None) or str(error)
         context = getattr(error, 'context', None)
         problem = f'{context}, {problem}' if context else problem
+        if 'nesting depth' in problem:  # libyaml's own limit
+            raise ConfigError('nested too deeply to be a config', file=file,
+                              line=mark.line + 1 if mark else None) from None
         raise ConfigError(f'not valid YAML: {problem}', file=file,
                           line=mark.line + 1 if mark else None) from None
     except RecursionError:
@@ -57,71 +62,132 @@ def load_text(text: str, file: str = '<string>') -> LocatedDocument:
         return LocatedDocument(None, file, lines)
     lines[()] = node.start_mark.line + 1
     try:
-        data = _construct(node, (), lines, file)
+        data = _Builder(file, lines).construct(node, ())
     except RecursionError:
         raise ConfigError('nested too deeply to be a config', file=file,
                           line=lines[()]) from None
     return LocatedDocument(data, file, lines)
 
 
-def load_file(path: str | Path) -> LocatedDocument:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding='utf-8')
-    except FileNotFoundError:
-        raise ConfigError('no such file', file=str(path)) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f'cannot read: {error}', file=str(path)) from None
+def load_file(path: str | Path, what: str = 'file') -> LocatedDocument:
+    """Load a YAML file: a regular file of at most inputs.YAML_LIMIT bytes."""
+    text = read_text(path, YAML_LIMIT, what)
     return load_text(text, str(path))
 
 
-_scalar_loader = yaml.SafeLoader('')
+# libyaml's composer when it is there (about 9 times faster than the pure-Python one); both
+# only build nodes: what a node becomes is decided below, never by a loader's registrations.
+_COMPOSER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 MERGE_TAG = 'tag:yaml.org,2002:merge'
+#: Constructed values (aliases counted each time they are used) before a document is refused:
+#: a real config has a few hundred; an alias "bomb" of a few lines would expand to billions.
+MAX_VALUES = 200_000
+
+# The scalar tags a config or part file may carry, and what makes each. Nothing else: xacro
+# (and any other library) registers tags such as !radians on PyYAML's global SafeLoader, whose
+# constructors evaluate their text; a document that uses one must be refused, not evaluated.
+_SAFE = yaml.constructor.SafeConstructor
+_SCALAR_TAGS = {
+    'tag:yaml.org,2002:null': _SAFE.construct_yaml_null,
+    'tag:yaml.org,2002:bool': _SAFE.construct_yaml_bool,
+    'tag:yaml.org,2002:int': _SAFE.construct_yaml_int,
+    'tag:yaml.org,2002:float': _SAFE.construct_yaml_float,
+    'tag:yaml.org,2002:str': _SAFE.construct_yaml_str,
+}
+_SEQUENCE_TAG = 'tag:yaml.org,2002:seq'
+_MAPPING_TAG = 'tag:yaml.org,2002:map'
+_NOT_PLAIN_NUMBER = re.compile(r'^[-+]?(0[0-7_]+|0[bx].*|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$')
 
 
-def _construct(node, path, lines, file):
-    if isinstance(node, yaml.MappingNode):
+class _Builder:
+    """Plain data from a node tree, by tag, with the line of every value."""
+
+    def __init__(self, file: str, lines: dict):
+        self.file = file
+        self.lines = lines
+        self.count = 0
+        self.constructor = _SAFE()  # only its methods are used, never its registry
+
+    def construct(self, node, path):
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise ConfigError(f'more than {MAX_VALUES:,} values (counting each use of an alias): '
+                              'too large to be a config or part file', file=self.file,
+                              line=node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            self._tag(node, _MAPPING_TAG)
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            self._tag(node, _SEQUENCE_TAG)
+            items = []
+            for index, item_node in enumerate(node.value):
+                self.lines[path + (index,)] = item_node.start_mark.line + 1
+                items.append(self.construct(item_node, path + (index,)))
+            return items
+        return self.scalar(node)
+
+    def _mapping(self, node, path):
         result = {}
         first_seen = {}
         # Merge keys (<<: *anchor) copy another mapping's pairs in first; the mapping's own
         # keys may override them (YAML's rule), but not repeat each other.
         own = len([k for k, _ in node.value if k.tag != MERGE_TAG])
         try:
-            _scalar_loader.flatten_mapping(node)
+            self.constructor.flatten_mapping(node)
         except yaml.YAMLError as error:
-            raise ConfigError(f"cannot merge: {getattr(error, 'problem', error)}", file=file,
-                              line=node.start_mark.line + 1) from None
+            raise ConfigError(f"cannot merge: {getattr(error, 'problem', error)}",
+                              file=self.file, line=node.start_mark.line + 1) from None
         merged = len(node.value) - own
         for position, (key_node, value_node) in enumerate(node.value):
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ConfigError('a mapping key must be a plain scalar', file=file,
+                raise ConfigError('a mapping key must be a plain scalar', file=self.file,
                                   line=key_node.start_mark.line + 1)
-            key = _scalar(key_node, file)
+            key = self.scalar(key_node)
             line = key_node.start_mark.line + 1
             if key in first_seen and first_seen[key] is not None:  # None: merged, overridable
                 raise ConfigError(
                     f'duplicate key {_show(key)} (first given on line {first_seen[key]}); '
                     'YAML would silently keep only the last one: remove one of them',
-                    file=file, line=line)
+                    file=self.file, line=line)
             first_seen[key] = None if position < merged else line
-            lines[path + (key,)] = line
-            result[key] = _construct(value_node, path + (key,), lines, file)
+            self.lines[path + (key,)] = line
+            result[key] = self.construct(value_node, path + (key,))
         return result
-    if isinstance(node, yaml.SequenceNode):
-        items = []
-        for index, item_node in enumerate(node.value):
-            lines[path + (index,)] = item_node.start_mark.line + 1
-            items.append(_construct(item_node, path + (index,), lines, file))
-        return items
-    return _scalar(node, file)
+
+    def _tag(self, node, expected: str) -> None:
+        if node.tag != expected:
+            raise ConfigError(f'unsupported YAML tag {_shown_tag(node.tag)!r}; configs and '
+                              'part files hold plain mappings, lists, strings, numbers and '
+                              'booleans', file=self.file, line=node.start_mark.line + 1)
+
+    def scalar(self, node):
+        line = node.start_mark.line + 1
+        make = _SCALAR_TAGS.get(node.tag)
+        if make is None:
+            shown = _shown_tag(node.tag)
+            hint = (' (a date or time; quote it to keep it as text)' if shown == 'timestamp'
+                    else '')
+            raise ConfigError(f'unsupported YAML tag {shown!r} on {_show(node.value)}{hint}; '
+                              'configs and part files hold plain strings, numbers and '
+                              'booleans: tags such as !radians or !degrees are not evaluated',
+                              file=self.file, line=line)
+        if node.tag in ('tag:yaml.org,2002:int', 'tag:yaml.org,2002:float') and \
+                _NOT_PLAIN_NUMBER.match(node.value):
+            raise ConfigError(f'{node.value!r} is a YAML 1.1 base-60, octal, hexadecimal or '
+                              'binary number, which reads as something else than written; '
+                              'write a plain decimal number (or quote it as text)',
+                              file=self.file, line=line)
+        try:
+            return make(self.constructor, node)
+        except (yaml.YAMLError, ValueError, OverflowError) as error:
+            raise ConfigError(f'cannot read value {_show(node.value)}: {error}', file=self.file,
+                              line=line) from None
 
 
-def _scalar(node, file):
-    try:
-        return _scalar_loader.construct_object(node, deep=True)
-    except yaml.YAMLError as error:
-        raise ConfigError(f'cannot read value: {error}', file=file,
-                          line=node.start_mark.line + 1) from None
+def _shown_tag(tag: str) -> str:
+    """Return a tag as it was written: !!int for YAML's own, !name for a local one."""
+    standard = 'tag:yaml.org,2002:'
+    return tag[len(standard):] if tag.startswith(standard) else tag
 
 
 def _show(key) -> str:
