@@ -1,19 +1,38 @@
-"""bluerobotics_parts: Blue Robotics vehicles from a few lines of YAML.
+"""
+bluerobotics_parts: Blue Robotics vehicles from a few lines of YAML.
 
-Slot-based assembly (urdf/assembly.xacro) turns a config into a URDF that records what it
-fitted (the manifest); the check, the Gazebo composition, the bridge generator and the
-vehicle model read that record. See README.md and docs/.
+Slot-based assembly turns a config into a URDF that records what it fitted (the assembly
+record); the check, the Gazebo composition, the bridge generator and the vehicle model read
+that record. See README.md and docs/.
 
     from bluerobotics_parts import Assembly
-    urdf = Assembly().fit("motor_port", "t200_thruster_ccw").build()
+    urdf = Assembly().fit('motor_port', 't200_thruster_ccw').build()
+
+Importing the package is cheap: the names below load their modules on first use.
 """
 
 __version__ = '0.1.0'
 
-from .api import Assembly  # noqa: E402,F401
-from .errors import (AssemblyError, BlueRoboticsPartsError, ConfigError,  # noqa: E402,F401
-                     ResolveError)
-from .vehicle import Vehicle, VehicleError  # noqa: E402,F401
+_LAZY = {
+    'Assembly': 'api',
+    'AssemblyError': 'errors',
+    'BlueRoboticsPartsError': 'errors',
+    'ConfigError': 'errors',
+    'ResolveError': 'errors',
+    'Vehicle': 'vehicle',
+    'VehicleError': 'vehicle_errors',
+}
 
-__all__ = ['Assembly', 'AssemblyError', 'BlueRoboticsPartsError', 'ConfigError', 'ResolveError',
-           'Vehicle', 'VehicleError', '__version__']
+__all__ = sorted(_LAZY) + ['__version__']
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f'.{_LAZY[name]}', __name__), name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
+def __dir__():
+    return __all__

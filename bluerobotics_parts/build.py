@@ -1,8 +1,10 @@
-"""``build``: config -> checked URDF -> Gazebo composition + bridge YAML, in memory.
+"""
+``build``: config -> checked URDF -> Gazebo composition + bridge YAML, in memory.
 
-The resolution happens once (pipeline.resolve_config); the composition, the bridge and the
-vehicle model all read the manifest it recorded. ``write_build`` puts the two artefacts in a
-folder atomically; ``summary`` is what the command prints.
+The config is resolved once (pipeline.resolve_config); the composition, the bridge and the
+vehicle model all read the record it wrote and the part catalogue it used, so nothing is read
+or parsed twice. ``write_build`` puts the two artefacts in a folder atomically; ``summary`` is
+what the command prints.
 """
 
 from __future__ import annotations
@@ -22,33 +24,45 @@ BRIDGE_FILE = 'bridge.yaml'
 
 @dataclass(frozen=True)
 class Build:
-    resolved: Resolved  # the config, the plain URDF (ROS description + manifest), the manifest
-    catalogue: Catalogue  # part data for every type in the manifest (user parts included)
+    resolved: Resolved  # the config, the plain URDF (ROS description + record), the record
+    catalogue: Catalogue  # part data for every type in the record (user parts included)
     vehicle: Vehicle  # the model of the plain URDF
-    gz_version: str
+    gz_release: str  # the Gazebo release the composition targets (harmonic, ionic, jetty)
     urdf: str  # the URDF with the Gazebo extension blocks: robot_description.urdf
     bridge_yaml: str  # bridge.yaml for ros_gz_bridge's parameter_bridge
 
     @property
     def name(self) -> str:
-        """The vehicle name: Gazebo model name, ROS namespace, TF prefix."""
+        """Return the vehicle name: Gazebo model name, ROS namespace, TF prefix."""
         return self.resolved.name
 
+    @property
+    def gz_version(self) -> str:
+        """Return the Gazebo release (its former name, for code written before the rename)."""
+        return self.gz_release
 
-def build(config, name: str | None = None, gz_version: str = 'harmonic') -> Build:
-    """Resolve (once), check, compose for Gazebo and generate the bridge."""
-    flavour = gazebo.flavour(gz_version)  # an unknown release fails before any work
+
+def build(config, name: str | None = None, gz_release: str | None = None,
+          gz_version: str | None = None) -> Build:
+    """
+    Resolve (once), check, compose for Gazebo and generate the bridge.
+
+    ``gz_release``: harmonic (default), ionic or jetty; ``gz_version`` is its former name.
+    """
+    release = gazebo.gz_release(gz_release or gz_version)  # fails before any work
     resolved = resolve_config(config, name=name)
     catalogue = resolved.catalogue()
-    vehicle = Vehicle.from_urdf(resolved.urdf)
-    composed = gazebo.compose(resolved.urdf, resolved.manifest, catalogue, resolved.name, flavour)
-    bridge_text = bridge.bridge_yaml(resolved.manifest, catalogue, resolved.name)
-    return Build(resolved, catalogue, vehicle, flavour.name, composed, bridge_text)
+    record = resolved.record
+    vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
+    composed = gazebo.compose(resolved.urdf, record, catalogue, resolved.name, release)
+    bridge_text = bridge.bridge_yaml(record, catalogue, resolved.name)
+    return Build(resolved, catalogue, vehicle, release.name, composed, bridge_text)
 
 
 def artefacts(result: Build) -> dict[str, bytes]:
-    """The files ``write_build`` writes, by name."""
-    return {URDF_FILE: result.urdf.encode('utf-8'), BRIDGE_FILE: result.bridge_yaml.encode('utf-8')}
+    """Return the files ``write_build`` writes, by name."""
+    return {URDF_FILE: result.urdf.encode('utf-8'),
+            BRIDGE_FILE: result.bridge_yaml.encode('utf-8')}
 
 
 def write_build(result: Build, folder: Path) -> list[Path]:
@@ -56,16 +70,18 @@ def write_build(result: Build, folder: Path) -> list[Path]:
     return write_files_atomically(Path(folder), artefacts(result))
 
 
-def summary(result: Build, written) -> str:
-    """What ``bluerobotics-parts build`` prints: the vehicle, its parts, thrusters and sensors
-    with their ROS topics, its mass, the identity of its description (the one an export of it
-    for the same Gazebo release has, so a log says exactly which vehicle ran), and the files
-    written."""
-    from .export import description_identity  # export builds on this module
-    names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
-    lines = [f'vehicle: {result.name} (Gazebo {result.gz_version})']
+def summary(result: Build, written, identity: str) -> str:
+    """
+    Return what ``bluerobotics-parts build`` prints.
+
+    The vehicle, its parts, thrusters and sensors with their ROS topics, its mass, the
+    identity of its description (export.description_identity: the one an export of it for the
+    same Gazebo release has, so a log says exactly which vehicle ran), and the files written.
+    """
+    names = topics.vehicle_topics(result.resolved.record, result.catalogue, result.name)
+    lines = [f'vehicle: {result.name} (Gazebo {result.gz_release})']
     lines.append('parts:')
-    lines += [f'  {part.name}: {part.type}' for part in result.resolved.manifest.parts]
+    lines += [f'  {part.name}: {part.type}' for part in result.resolved.record.parts]
     lines.append('thrusters:' if names.thrusters else 'thrusters: none')
     lines += [f'  {t.instance}: joint {t.joint}, command {t.ros_topic} (std_msgs/Float64, N)'
               for t in names.thrusters]
@@ -73,8 +89,7 @@ def summary(result: Build, written) -> str:
     lines += [f'  {e.instance}: frame {e.frame_id}, scan {e.ros_scan_topic}, '
               f'range {e.ros_range_topic}' for e in names.echosounders]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
-    lines.append(f'identity: {description_identity(result)}')
+    lines.append(f'identity: {identity}')
     lines.append('wrote:')
     lines += [f'  {path}' for path in written]
     return '\n'.join(lines) + '\n'
-

@@ -1,20 +1,22 @@
-"""The part library as Python sees it: the same YAML files the resolver reads.
+"""
+The part library as Python sees it: the same YAML files the xacro resolver reads.
 
 Shipped parts live in ``urdf/parts/<type>.yaml`` (listed in ``index.yaml``); a user's parts
-come from the files a config names under ``part_files:`` (recorded in the URDF manifest, so
-downstream steps find them without the config). Each file is checked against the part format
-(part_format.py) with ``file:line`` messages.
+come from the files a config names under ``part_files:`` (recorded in the URDF, so downstream
+steps find them without the config). Each file is read once and checked against the part
+format (part_format.py) with ``file:line`` messages, every mistake at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+import os
 from pathlib import Path
 
 from . import paths
-from .errors import ConfigError
-from .part_format import check_part, is_annotation
+from .errors import AssemblyError, ConfigError, Problem
+from .part_format import is_annotation, part_problems
 from .yaml_lines import load_file
 
 
@@ -31,15 +33,32 @@ class SlotSpec:
 
 @dataclass(frozen=True)
 class Propeller:
-    """Drive data of a propeller part, SI units. ``rotation`` is seen from astern while
-    pushing the vessel forward."""
+    """
+    Drive data of a propeller part, SI units.
+
+    ``rotation`` is the sense it turns, seen from astern while pushing the vessel forward.
+    """
 
     rotation: str
     diameter: float
     max_thrust: float
     min_thrust: float
-    thrust_coefficient: float
+    thrust_coefficient: float  # Kt, the magnitude the part data gives
     max_rpm: float | None = None
+
+    @property
+    def signed_thrust_coefficient(self) -> float:
+        """
+        Return Kt with the sign gz-sim's Thruster takes: cw -> +Kt, ccw -> -Kt.
+
+        Every propeller joint's axis is the part's +x, pointing forward. The Thruster spins
+        its joint at w = sign(T * Kt) sqrt(|T| / (rho Kt D^4)) (gz-sim tag gz-sim8_8.14.0,
+        src/systems/thruster/Thruster.cc, ThrusterPrivateData::ThrustToAngularVec), so with
+        forward thrust (T > 0) a positive Kt turns the propeller positively about +x: by the
+        right-hand rule, thumb forward, that is clockwise seen from astern.
+        """
+        magnitude = abs(self.thrust_coefficient)
+        return magnitude if self.rotation == 'cw' else -magnitude
 
 
 @dataclass(frozen=True)
@@ -59,12 +78,13 @@ class Echosounder:
 class PartType:
     """One part type's data, where it came from, and the base its mesh paths are under."""
 
-    type: str
+    type: str  # noqa: A003 (the part data's key)
     data: dict
     file: Path
     mesh_base: str
     shipped: bool
     lines: dict = field(default_factory=dict, repr=False)
+    file_text: str = ''  # the path as the config's resolution names it (for the record)
 
     @property
     def description(self) -> str:
@@ -76,7 +96,8 @@ class PartType:
 
     @property
     def slots(self) -> dict[str, SlotSpec]:
-        return {name: _slot_spec(name, spec) for name, spec in (self.data.get('slots') or {}).items()}
+        return {name: _slot_spec(name, spec)
+                for name, spec in (self.data.get('slots') or {}).items()}
 
     @property
     def frames(self) -> dict[str, dict]:
@@ -110,21 +131,17 @@ class PartType:
 
     @property
     def hydrodynamics(self) -> dict[str, float]:
-        """gz Hydrodynamics coefficients by name (xUabsU, zW, ...), notes left out."""
+        """Return the gz Hydrodynamics coefficients by name (xUabsU, zW, ...), notes left out."""
         data = self.data.get('hydrodynamics') or {}
         return {key: float(value) for key, value in data.items() if not is_annotation(key)}
-
-    def mesh_files(self) -> list[str]:
-        """Mesh paths as written in the part data (relative to ``mesh_base``)."""
-        items = list(self.data.get('visual') or []) + list(self.data.get('collision') or [])
-        return [item['mesh'] for item in items if isinstance(item, dict) and 'mesh' in item]
 
 
 def _slot_spec(name: str, spec: dict) -> SlotSpec:
     return SlotSpec(name=name, xyz=tuple(float(v) for v in spec.get('xyz', (0, 0, 0))),
                     rpy=tuple(float(v) for v in spec.get('rpy', (0, 0, 0))),
-                    accepts=tuple(spec.get('accepts') or ()), default=spec.get('default') or 'none',
-                    joint=spec.get('joint') or 'fixed', collision=spec.get('collision', True))
+                    accepts=tuple(spec.get('accepts') or ()),
+                    default=spec.get('default') or 'none', joint=spec.get('joint') or 'fixed',
+                    collision=spec.get('collision', True))
 
 
 class Catalogue:
@@ -133,7 +150,7 @@ class Catalogue:
     def __init__(self, parts: dict[str, PartType]):
         self.parts = parts
 
-    def __contains__(self, type_name: str) -> bool:
+    def __contains__(self, type_name) -> bool:
         return type_name in self.parts
 
     def __getitem__(self, type_name: str) -> PartType:
@@ -150,25 +167,74 @@ class Catalogue:
         return sorted(self.parts)
 
     def with_part_files(self, files) -> 'Catalogue':
-        """This catalogue plus the user's part files (absolute paths)."""
+        """Return this catalogue plus the user's part files; raise their every problem."""
+        loaded = [read_user_part(str(file)) for file in files]
+        combined, clashes = self.combine(loaded)
+        found = [problem for user in loaded for problem in user.problems]
+        found += [Problem(message, loaded[index].file_text, loaded[index].type_line,
+                          stage='expansion', rule='part-file-clash')
+                  for index, message in clashes]
+        found += combined.reference_problems()
+        if found:
+            raise AssemblyError(found)
+        return combined
+
+    def combine(self, user_parts: list['UserPart']) -> tuple['Catalogue', list]:
+        """
+        Return the catalogue with the user's parts added, and the clashes.
+
+        A clash is (index of the part file, message): a type the library, an earlier part
+        file or the word none already means. A clashing file's type is left out; so is a file
+        with problems.
+        """
         parts = dict(self.parts)
-        for file in files:
-            part = load_part_file(Path(file), shipped=False)
-            if part.type in parts:
-                owner = 'the shipped library' if parts[part.type].shipped else parts[part.type].file
-                raise ConfigError(f'defines part type {part.type}, which {owner} already '
-                                  'defines; give your part a type name of its own',
-                                  file=str(file), line=part.lines.get(('type',)))
-            parts[part.type] = part
-        for part in parts.values():
-            if not part.shipped:
-                _check_slot_types(part, parts)
-        return Catalogue(parts)
+        clashes = []
+        for index, user in enumerate(user_parts):
+            if user.part is None:
+                continue
+            owner = ('is reserved for an empty slot' if user.type == 'none' else
+                     'the shipped library already has' if user.type in self.parts else
+                     'another part file also defines' if user.type in parts else None)
+            if owner:
+                clashes.append((index, f'part file {user.file_text} defines type {user.type}, '
+                                       f'which {owner}; give your part a type name of its own'))
+                continue
+            parts[user.type] = user.part
+        return Catalogue(parts), clashes
+
+    def reference_problems(self) -> list[Problem]:
+        """Return the slots of user parts that accept or default to unknown part types."""
+        found = []
+        for part in self.parts.values():
+            if part.shipped:
+                continue
+            for name, slot in (part.data.get('slots') or {}).items():
+                for key in ('accepts', 'default'):
+                    named = slot.get(key) or []
+                    for type_name in [named] if isinstance(named, str) else named:
+                        if type_name != 'none' and type_name not in self.parts:
+                            found.append(Problem(
+                                f'slot {name}: {key} names unknown part type {type_name!r}; '
+                                f"known types: {', '.join(sorted(self.parts))}",
+                                str(part.file), part.lines.get(('slots', name, key)),
+                                stage='load', rule='part-file-reference'))
+        return found
+
+
+@dataclass
+class UserPart:
+    """One user part file as read: its part (None when it has problems) and its problems."""
+
+    file_text: str
+    part: PartType | None
+    problems: list
+    type: object = None  # noqa: A003 (the part data's key)
+    type_line: int | None = None
 
 
 @lru_cache(maxsize=None)
 def shipped() -> Catalogue:
-    """The library in ``urdf/parts`` (cached: it does not change while we run)."""
+    """Return the library in ``urdf/parts`` (read once: it does not change while we run)."""
     folder = paths.parts_dir()
     index = load_file(folder / 'index.yaml').data or []
     parts = {}
@@ -182,40 +248,81 @@ def shipped() -> Catalogue:
 
 
 def catalogue(part_files=()) -> Catalogue:
-    """The shipped library plus the given user part files."""
+    """Return the shipped library plus the given user part files."""
     return shipped().with_part_files(part_files) if part_files else shipped()
 
 
 def load_part_file(path: Path, shipped: bool) -> PartType:
-    doc = load_file(path, 'part file')
-    check_part(doc)
-    data = doc.data
-    base = paths.PACKAGE_URI + 'meshes/' if shipped else f'file://{path.absolute().parent}/'
-    if not shipped:
-        _check_meshes_exist(doc, path)
-    return PartType(type=data['type'], data=data, file=path, mesh_base=base, shipped=shipped,
-                    lines=doc.lines)
+    """Read and check one part file; raise AssemblyError listing its problems."""
+    if shipped:
+        doc = load_file(path, 'part file')
+        found = part_problems(doc)
+        if found:
+            raise AssemblyError(found)
+        return PartType(type=doc.data['type'], data=doc.data, file=Path(path),
+                        mesh_base=paths.PACKAGE_URI + 'meshes/', shipped=True, lines=doc.lines,
+                        file_text=str(path))
+    user = read_user_part(str(path))
+    if user.problems:
+        raise AssemblyError(user.problems)
+    return user.part
 
 
-def _check_meshes_exist(doc, path: Path) -> None:
-    """A user part's meshes (paths relative to its file) are there: a missing one would
-    only show as an empty link in RViz and Gazebo."""
+def read_user_part(file_text: str) -> UserPart:
+    """Read a user's part file (its path as the config's resolution names it)."""
+    path = Path(file_text)
+    try:
+        doc = load_file(path, 'part file')
+    except ConfigError as error:  # unreadable, not YAML, a tag: one problem
+        return UserPart(file_text, None, [Problem(error.message, error.file, error.line,
+                                                  stage='load', rule='part-file')])
+    found = part_problems(doc)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    found += _mesh_problems(doc, path)
+    folder = file_text.rsplit('/', 1)[0]
+    part = None
+    if not found:
+        part = PartType(type=data['type'], data=data, file=Path(os.path.normpath(file_text)),
+                        mesh_base=f'file://{folder}/', shipped=False, lines=doc.lines,
+                        file_text=file_text)
+    return UserPart(file_text, part, found, data.get('type'), doc.lines.get(('type',)))
+
+
+def _mesh_problems(doc, path: Path) -> list[Problem]:
+    """
+    Return the problems of a user part's meshes.
+
+    They are files under its own folder (relative paths, after resolving symbolic links) or
+    the package's own meshes: a missing one would only show as an empty link, and one from
+    elsewhere would be copied into exports.
+    """
+    found = []
+    folder = Path(os.path.realpath(path.absolute().parent))
     for section in ('visual', 'collision'):
-        for index, item in enumerate(doc.data.get(section) or []):
-            mesh = item.get('mesh')
-            if mesh and '://' not in mesh and not (path.absolute().parent / mesh).is_file():
-                raise doc.error((section, index, 'mesh'), f'mesh {mesh} not found (looked for '
-                                f'{path.absolute().parent / mesh}); mesh paths are relative '
-                                "to the part file's folder")
+        items = doc.data.get(section) if isinstance(doc.data, dict) else None
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            mesh = item.get('mesh') if isinstance(item, dict) else None
+            if not isinstance(mesh, str) or not mesh:
+                continue
+            where = (section, index, 'mesh')
+            if '://' in mesh:
+                if not mesh.startswith(paths.PACKAGE_URI + 'meshes/'):
+                    found.append(_mesh_problem(doc, where, f'mesh {mesh} is not a file of this '
+                                               "part's folder nor of the package's meshes "
+                                               f'({paths.PACKAGE_URI}meshes/...); give a path '
+                                               "relative to the part file's folder"))
+                continue
+            target = Path(os.path.realpath(path.absolute().parent / mesh))
+            if mesh.startswith('/') or (folder != target and folder not in target.parents):
+                found.append(_mesh_problem(doc, where, f'mesh {mesh} is outside the part '
+                                           f"file's folder ({folder}); mesh paths are relative "
+                                           "to the part file's folder and stay inside it"))
+            elif not target.is_file():
+                found.append(_mesh_problem(doc, where, f'mesh {mesh} not found (looked for '
+                                           f'{path.absolute().parent / mesh}); mesh paths are '
+                                           "relative to the part file's folder"))
+    return found
 
 
-def _check_slot_types(part: PartType, parts: dict) -> None:
-    """A user part's slots accept and default to part types that exist."""
-    for name, slot in (part.data.get('slots') or {}).items():
-        for key in ('accepts', 'default'):
-            named = slot.get(key) or []
-            for type_name in [named] if isinstance(named, str) else named:
-                if type_name != 'none' and type_name not in parts:
-                    raise ConfigError(f'slot {name}: {key} names unknown part type '
-                                      f"{type_name!r}; known types: {', '.join(sorted(parts))}",
-                                      file=str(part.file), line=part.lines.get(('slots', name, key)))
+def _mesh_problem(doc, where, message) -> Problem:
+    return Problem(message, doc.file, doc.line(where), stage='load', rule='part-file-mesh')

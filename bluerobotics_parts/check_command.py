@@ -1,41 +1,39 @@
-"""``check_assembly CONFIG URDF``: the assembly check as a command (also ``ros2 run
-bluerobotics_parts check_assembly``). Exit 0 with one OK line, or 1 with one line per problem
-on stderr."""
+"""
+``check_assembly CONFIG URDF``: the assembly check as a command.
+
+Also ``ros2 run bluerobotics_parts check_assembly``. Exit 0 with one OK line, or 1 with one
+line per problem on stderr (2 with a traceback for a fault of the program).
+"""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 import sys
 
 from .assembly import problems
-from .config import load
-from .errors import BlueRoboticsPartsError
+from .cli import ArgumentParser, EXIT_FAILED, EXIT_OK, run
+from .config import read
 
 
 def run_check(config_path: Path, urdf_path: Path) -> int:
-    try:
-        config = load(config_path)
-        found = problems(config, Path(urdf_path))  # an unreadable URDF is one of them
-    except BlueRoboticsPartsError as error:
-        print(f'error: {error}', file=sys.stderr)
-        return 1
+    """Check; print every problem (or one OK line); return the exit status."""
+    found = problems(read(config_path), Path(urdf_path))  # an unreadable URDF is one of them
     for problem in found:
         print(f'error: {problem}', file=sys.stderr)
     if found:
-        return 1
+        return EXIT_FAILED
     print(f'OK: {urdf_path} is consistent with {config_path}')
-    return 0
+    return EXIT_OK
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog='check_assembly',
-        description='Check a config against the URDF resolved from it (the assembly manifest).')
+        description='Check a config against the URDF resolved from it (its assembly record).')
     parser.add_argument('config', type=Path, help='the config YAML')
     parser.add_argument('urdf', type=Path, help='the URDF resolved from it')
     args = parser.parse_args(argv)
-    return run_check(args.config, args.urdf)
+    return run(run_check, args.config, args.urdf)
 
 
 if __name__ == '__main__':

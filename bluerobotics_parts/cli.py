@@ -1,4 +1,5 @@
-"""``bluerobotics-parts``: the pipeline as a command-line tool (no ROS needed).
+"""
+``bluerobotics-parts``: the pipeline as a command-line tool (no ROS needed).
 
     bluerobotics-parts parts                      the part catalogue
     bluerobotics-parts urdf CONFIG [-o FILE]      resolved, checked URDF (ROS description)
@@ -9,8 +10,9 @@
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
 
-Every mistake in the input ends as one message per problem on stderr and exit status 1,
-never a traceback, and a failing command writes nothing.
+Every mistake in the input (usage included) ends as one message per problem on stderr and
+exit status 1, and a failing command writes nothing. A fault of the program itself exits 2
+with its traceback, so scripts can tell the two apart and the fault can be reported.
 """
 
 from __future__ import annotations
@@ -18,10 +20,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 import sys
+import traceback
 
 from .errors import BlueRoboticsPartsError
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_INTERNAL = 0, 1, 2
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, a usage mistake exiting 1 like any mistake in the input (2: our faults)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_FAILED, f'{self.prog}: error: {message}\n')
 
 
 def _config_arg(value: str) -> Path:
@@ -65,17 +76,20 @@ def cmd_check(args) -> int:
 
 def cmd_build(args) -> int:
     from .build import build, summary, write_build
+    from .export import description_identity
 
-    result = build(args.config, name=args.name, gz_version=args.gz_version)
+    result = build(args.config, name=args.name, gz_release=args.gz_release)
+    identity = description_identity(result)
     written = write_build(result, Path(args.output))
-    sys.stdout.write(summary(result, written))
+    sys.stdout.write(summary(result, written, identity))
     return EXIT_OK
 
 
 def cmd_bridge(args) -> int:
     from .bridge import bridge_yaml_for_urdf
+    from .record import read_urdf_file
 
-    urdf = _read_text(args.urdf)
+    urdf = read_urdf_file(args.urdf)
     sys.stdout.write(bridge_yaml_for_urdf(urdf, name=args.name))
     return EXIT_OK
 
@@ -84,7 +98,7 @@ def cmd_export(args) -> int:
     from .export import export
 
     result = export(args.config, Path(args.directory), name=args.name,
-                    gz_version=args.gz_version)
+                    gz_version=args.gz_release)
     sys.stdout.write(result.summary())
     return EXIT_OK
 
@@ -98,18 +112,8 @@ def cmd_verify(args) -> int:
     return EXIT_OK
 
 
-def _read_text(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding='utf-8')
-    except OSError as error:
-        raise BlueRoboticsPartsError(f'{path}: cannot read: {error.strerror or error}') from None
-    except UnicodeDecodeError:
-        raise BlueRoboticsPartsError(f'{path}: cannot read: not UTF-8 text (is it a URDF?)') \
-            from None
-
-
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
+    top = ArgumentParser(
         prog='bluerobotics-parts',
         description='Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, '
                     'bridge, export.')
@@ -120,10 +124,11 @@ def parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
-    def gz_version(sub):
-        sub.add_argument('--gz-version', default='harmonic',
+    def gz_release(sub):
+        sub.add_argument('--gz-release', default='harmonic', metavar='RELEASE',
                          help='Gazebo release the SDF extensions target: harmonic (default), '
                               'ionic, jetty')
+        sub.add_argument('--gz-version', dest='gz_release', help=argparse.SUPPRESS)  # old name
 
     def vehicle_name(sub):
         sub.add_argument('--name', help='vehicle name (namespace, Gazebo model name); '
@@ -152,7 +157,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('--output', '-o', required=True, metavar='DIR',
                      help='folder for the artefacts (created; files replaced only on success)')
     vehicle_name(sub)
-    gz_version(sub)
+    gz_release(sub)
 
     sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
     sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')
@@ -163,7 +168,7 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('config', type=_config_arg)
     sub.add_argument('directory')
     vehicle_name(sub)
-    gz_version(sub)
+    gz_release(sub)
 
     sub = command('verify', cmd_verify, 're-check an exported description; print its identity')
     sub.add_argument('directory')
@@ -174,14 +179,29 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
+    return run(args.handler, args)
+
+
+def run(handler, *args) -> int:
+    """
+    Run a command and return its exit status.
+
+    1 with one message per problem for a mistake in the input, 2 with the traceback for a
+    fault of the program.
+    """
     try:
-        return args.handler(args)
+        return handler(*args)
     except BlueRoboticsPartsError as error:
         for line in str(error).splitlines() or [type(error).__name__]:
             print(f'error: {line}', file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+    except Exception:  # a bug: say so, with what is needed to report it
+        traceback.print_exc()
+        print('internal error: this is a fault of bluerobotics_parts, not of your input; '
+              'please report it with the traceback above', file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == '__main__':

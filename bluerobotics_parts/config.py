@@ -1,22 +1,24 @@
-"""The strict config loader used by every entry point.
+"""
+The strict config loader: the file's shape and value types, with every mistake at once.
 
-It reads the YAML with line numbers and refuses duplicate keys, then checks the shape and
-value types of every known key: the top level and each entry are mappings, ``xyz``/``rpy``
-are three numbers, names and types are strings, ``collision`` is a boolean, and so on. Key
-*names* are the assembly check's business (``assembly.key_problems``), so that one place lists
-what is valid. Messages read ``my_boat.yaml:12: parts entry #2 (slot mast): ...``.
+It reads the YAML with line numbers (yaml_lines refuses duplicate keys, tags and surprising
+numbers) and checks what each value must be: the top level and each entry are mappings,
+names and types are strings, names are valid link names, ``collision`` is a boolean, part
+files exist, and so on. It does not check the assembly rules (required keys, vectors, types
+a slot accepts, ...): those are resolution.py's, the one place they are written. Each problem
+is a Problem with ``file:line``; an item with a shape problem is marked broken, so the
+resolution skips it instead of reporting what only follows from it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-import math
 import os
 from pathlib import Path
 import re
 import stat
 
-from .errors import ConfigError
+from .errors import AssemblyError, ConfigError, Problem, shown as _show
 from .inputs import file_kind
 from .yaml_lines import load_file, load_text, LocatedDocument
 
@@ -34,309 +36,335 @@ SLOT_JOINTS = ('fixed', 'continuous')
 
 # ROS names: a vehicle name becomes a namespace and a TF prefix, an instance a link name.
 NAME_PATTERN = re.compile(r'^[A-Za-z][A-Za-z0-9_]*$')
+#: Longer names are refused: a link name becomes file and topic names downstream.
+NAME_LIMIT = 200
 
 
 @dataclass
 class Config:
-    """A loaded config: the plain data, where it came from, and the line of every item."""
+    """
+    A loaded config: the plain data, where it came from, the line of every item.
+
+    ``problems`` lists what is wrong with its shape (empty for a usable file).
+    """
 
     data: dict
     file: str = '<config>'
     lines: dict = field(default_factory=dict)
-    from_file: bool = False  # data is exactly what ``file`` holds (so xacro may read the file)
+    problems: list = field(default_factory=list)  # shape and value-type problems
+    broken: set = field(default_factory=set)  # paths of items with such a problem
+
+    @property
+    def from_file(self) -> bool:
+        """Whether the config was read from a file (so messages can name ``file:line``)."""
+        return not self.file.startswith('<')
+
+    @property
+    def folder_text(self) -> str:
+        """
+        Return the folder part_files are relative to, as text.
+
+        The folder the config was named in (a symbolic link is not followed, as xacro does
+        not), else the working folder.
+        """
+        if self.from_file:
+            return str(Path(self.file).absolute()).rsplit('/', 1)[0] or '/'
+        return str(Path.cwd())
 
     @property
     def folder(self) -> Path:
-        """Relative paths inside the config (part_files) are relative to this folder: the
-        folder the config was named in (a symbolic link is not followed, as xacro does not)."""
-        return Path(self.file).absolute().parent if self.file and not self.file.startswith('<') \
-            else Path.cwd()
+        return Path(self.folder_text)
 
     @property
     def name(self) -> str:
-        return self.data.get('name') or DEFAULT_VEHICLE_NAME
+        name = self.data.get('name') if isinstance(self.data, dict) else None
+        return name if isinstance(name, str) and name else DEFAULT_VEHICLE_NAME
+
+    @property
+    def base(self) -> dict:
+        base = self.data.get('base') if isinstance(self.data, dict) else None
+        return base if isinstance(base, dict) else {}
 
     @property
     def base_type(self) -> str:
-        return (self.data.get('base') or {}).get('type') or DEFAULT_BASE_TYPE
+        value = self.base.get('type')
+        return value if isinstance(value, str) and value else DEFAULT_BASE_TYPE
 
     @property
     def base_name(self) -> str:
-        return (self.data.get('base') or {}).get('name') or DEFAULT_BASE_NAME
+        value = self.base.get('name')
+        return value if isinstance(value, str) and value else DEFAULT_BASE_NAME
 
     @property
     def entries(self) -> list:
-        return list(self.data.get('parts') or [])
+        return self._section('parts')
 
     @property
     def adhoc_slots(self) -> list:
-        return list(self.data.get('slots') or [])
+        return self._section('slots')
+
+    def _section(self, key: str) -> list:
+        value = self.data.get(key) if isinstance(self.data, dict) else None
+        return list(value) if isinstance(value, list) else []
+
+    def part_file_text(self, item: str) -> str:
+        """
+        Return a part file as the resolver names it.
+
+        An absolute path as written in the config, or the config's folder + '/' + the
+        relative path (not normalised, so the URDF records what the config says).
+        """
+        return item if item.startswith('/') else f'{self.folder_text}/{item}'
+
+    def part_file_texts(self) -> list[str]:
+        """Return the user's part files (strings), as the resolver names them."""
+        value = self.data.get('part_files') if isinstance(self.data, dict) else None
+        return [self.part_file_text(item) for item in (value if isinstance(value, list) else [])
+                if isinstance(item, str) and item]
 
     @property
     def part_files(self) -> list[Path]:
-        """The user's part files, absolute."""
-        return [Path(os.path.normpath(self.folder / p)) for p in self.data.get('part_files') or []]
+        """Return the user's part files, absolute and normalised (to read and copy them)."""
+        return [Path(os.path.normpath(text)) for text in self.part_file_texts()]
 
     def line(self, path) -> int | None:
         return LocatedDocument(self.data, self.file, self.lines).line(path)
 
-    def where(self, path) -> str:
-        """``file:line`` of an item, for messages."""
-        line = self.line(path)
-        return f'{self.file}:{line}' if line else self.file
-
-    def error(self, path, message: str) -> ConfigError:
-        """A ConfigError located at ``path``; a config built in Python has no file to name."""
-        if self.file.startswith('<'):
-            return ConfigError(message)
-        return ConfigError(message, file=self.file, line=self.line(path))
+    def problem(self, path, message: str, stage: str = 'check', rule: str = '') -> Problem:
+        """Return a Problem located at ``path`` (a config built in Python has no file)."""
+        if not self.from_file:
+            return Problem(message, stage=stage, rule=rule, path=path)
+        return Problem(message, self.file, self.line(path) if path is not None else None,
+                       stage=stage, rule=rule, path=path)
 
 
 def entry_label(section: str, index: int, entry) -> str:
-    """How messages name an entry: ``parts entry #3 (slot mast)``; the same wording as the
-    resolver's, so a reader sees one vocabulary."""
+    """How messages name an entry: ``parts entry #3 (slot mast)`` (the resolver's wording)."""
     label = f'{section} entry #{index + 1}'
     if isinstance(entry, dict):
-        if isinstance(entry.get('slot'), str):
-            label += f" (slot {entry['slot']})"
-        elif 'slot' not in entry and isinstance(entry.get('name'), str):
+        if 'slot' in entry:
+            if isinstance(entry['slot'], str) and entry['slot']:
+                label += f" (slot {entry['slot']})"
+        elif isinstance(entry.get('name'), str) and entry['name']:
             label += f" ({entry['name']})"
     return label
 
 
+def read(path: str | Path) -> Config:
+    """
+    Read a config file and check its shape; its problems are in ``Config.problems``.
+
+    An empty file is the default vehicle. Unreadable or unparsable files raise ConfigError.
+    """
+    return _checked(load_file(path, 'config'))
+
+
 def load(path: str | Path) -> Config:
-    """Load and check a config file. An empty file is the default vehicle."""
-    config = _checked(load_file(path, 'config'))
-    config.from_file = True
-    return config
+    """Read a config file; raise AssemblyError listing every shape problem."""
+    return _strict(read(path))
 
 
 def loads(text: str, file: str = '<string>') -> Config:
-    return _checked(load_text(text, file))
+    return _strict(_checked(load_text(text, file)))
 
 
-def from_dict(data: dict, file: str = '<dict>') -> Config:
-    """Check a config given as Python data (no line numbers to report)."""
+def from_dict(data, file: str = '<dict>') -> Config:
+    """Check a config given as Python data (no line numbers to report); raise on problems."""
+    return _strict(config_of_data(data, file))
+
+
+def config_of_data(data, file: str = '<dict>') -> Config:
+    """Return a Config of Python data, its shape problems listed, not raised."""
     return _checked(LocatedDocument(data, file, {}))
+
+
+def as_config(value) -> Config:
+    """
+    Return a Config, its shape problems listed, not raised.
+
+    ``value``: a Config, a path to a config file, plain data (a dict), or None (the shipped
+    BlueBoat).
+    """
+    if value is None:
+        from . import paths
+
+        return read(paths.default_config())
+    if isinstance(value, Config):
+        return value
+    if isinstance(value, dict):
+        return config_of_data(value)
+    if isinstance(value, (str, Path)):
+        return read(Path(value))
+    raise ConfigError(f'a config is a file path, a mapping or None, not {_kind(value)}')
+
+
+def check_vehicle_name(name) -> str:
+    """Return ``name`` if it can name a vehicle (namespace, TF prefix, model); else raise."""
+    problem = name_problem(name)
+    if problem:
+        raise ConfigError(f'vehicle name {_show(name)} cannot be a ROS namespace: {problem}')
+    return name
+
+
+def _strict(config: Config) -> Config:
+    if config.problems:
+        raise AssemblyError(config.problems)
+    return config
 
 
 def _checked(doc: LocatedDocument) -> Config:
     data = {} if doc.data is None else doc.data
     config = Config(data, doc.file, doc.lines)
-    _check_shape(config)
+    _Shape(config).check()
     return config
 
 
 # -- shape and value types -------------------------------------------------------------------
 
-def _check_shape(config: Config) -> None:
-    data = config.data
-    if not isinstance(data, dict):
-        raise config.error((), 'the config must be a mapping with the keys '
-                           + ', '.join(TOP_KEYS) + f' (all optional), not {_kind(data)}')
-    for key in data:
-        if isinstance(key, bool):
-            spelled = 'on: or yes:' if key else 'off: or no:'
-            raise config.error((key,), f'the top level has a key that YAML reads as '
-                               f"{str(key).lower()} ({spelled}); valid keys: {', '.join(TOP_KEYS)}")
-    if 'name' in data:
-        _vehicle_name(config, data['name'])
-    if 'base' in data:
-        base = _mapping(config, ('base',), data['base'], 'base')
-        for key in ('type', 'name'):
+class _Shape:
+    """The shape checks, collecting every problem into the config."""
+
+    def __init__(self, config: Config):
+        self.config = config
+
+    def problem(self, path, message: str, broken=None) -> None:
+        self.config.problems.append(self.config.problem(path, message, stage='load'))
+        if broken is not None:
+            self.config.broken.add(broken)
+
+    def check(self) -> None:
+        data = self.config.data
+        if not isinstance(data, dict):
+            self.problem((), 'the config must be a mapping with the keys '
+                         + ', '.join(TOP_KEYS) + f' (all optional), not {_kind(data)}', ())
+            return
+        for key in data:
+            if isinstance(key, bool):
+                spelled = 'on: or yes:' if key else 'off: or no:'
+                self.problem((key,), 'the top level has a key that YAML reads as '
+                             f"{str(key).lower()} ({spelled}); valid keys: {', '.join(TOP_KEYS)}")
+        if 'name' in data and self.string(('name',), data['name'], 'name', ('name',)):
+            problem = name_problem(data['name'])
+            if problem:
+                self.problem(('name',), f"name {_show(data['name'])} cannot be a ROS namespace: "
+                             f'{problem}', ('name',))
+        if 'base' in data:
+            self.base(data['base'])
+        for index, entry in enumerate(self.sequence(('parts',), data.get('parts'), 'parts')):
+            self.entry(index, entry)
+        for index, slot in enumerate(self.sequence(('slots',), data.get('slots'), 'slots')):
+            self.adhoc_slot(index, slot)
+        files = self.sequence(('part_files',), data.get('part_files'), 'part_files')
+        for index, item in enumerate(files):
+            self.part_file(index, item)
+
+    def base(self, base) -> None:
+        if not self.mapping(('base',), base, 'base', ('base',)):
+            return
+        for key in BASE_KEYS:
             if key in base:
-                _string(config, ('base', key), base[key], f'base: {key}')
-        if 'name' in base:
-            _instance_name(config, ('base', 'name'), base['name'], 'base: name')
-    for index, entry in enumerate(_list(config, ('parts',), data.get('parts'), 'parts')):
-        _check_entry(config, index, entry)
-    for index, slot in enumerate(_list(config, ('slots',), data.get('slots'), 'slots')):
-        _check_adhoc_slot(config, index, slot)
-    for index, item in enumerate(_list(config, ('part_files',), data.get('part_files'),
-                                       'part_files')):
-        _string(config, ('part_files', index), item, f'part_files item #{index + 1}')
-        path = (config.folder / item)
+                self.string(('base', key), base[key], f'base: {key}', ('base',))
+        if isinstance(base.get('name'), str) and base['name']:
+            self.instance_name(('base', 'name'), base['name'], 'base: name', ('base',))
+
+    def entry(self, index: int, entry) -> None:
+        path = ('parts', index)
+        label = entry_label('parts', index, entry)
+        if not self.mapping(path, entry, label, path):
+            return
+        for key in ('slot', 'of', 'type', 'name', 'parent'):
+            if key in entry:
+                self.string(path + (key,), entry[key], f'{label}: {key}', path)
+        if isinstance(entry.get('name'), str) and entry['name']:
+            self.instance_name(path + ('name',), entry['name'], f'{label}: name', path)
+
+    def adhoc_slot(self, index: int, slot) -> None:
+        path = ('slots', index)
+        label = entry_label('slots', index, slot)
+        if not self.mapping(path, slot, label, path):
+            return
+        for key in ('of', 'name', 'default'):
+            if key in slot:
+                self.string(path + (key,), slot[key], f'{label}: {key}', path)
+        if isinstance(slot.get('name'), str) and slot['name']:
+            self.instance_name(path + ('name',), slot['name'], f'{label}: name', path)
+        if 'accepts' in slot:
+            accepts = slot['accepts']
+            if not isinstance(accepts, list) or not all(isinstance(t, str) and t
+                                                        for t in accepts):
+                self.problem(path + ('accepts',), f'{label}: accepts must be a list of part '
+                             f'types, e.g. [blueboat_antenna_mast]; got {_show(accepts)}', path)
+        if 'collision' in slot and not isinstance(slot['collision'], bool):
+            self.problem(path + ('collision',), f'{label}: collision must be true or false, '
+                         f"got {_show(slot['collision'])}", path)
+
+    def part_file(self, index: int, item) -> None:
+        path = ('part_files', index)
+        if not self.string(path, item, f'part_files item #{index + 1}', path):
+            return
+        text = self.config.part_file_text(item)
         try:
-            mode = path.stat().st_mode
-        except OSError:
-            raise config.error(('part_files', index),
-                               f'part file {item} not found (looked for {path}); paths are '
-                               "relative to the config's folder") from None
+            mode = Path(text).stat().st_mode
+        except (OSError, ValueError):
+            self.problem(path, f'part file {item} not found (looked for '
+                         f"{os.path.normpath(text)}); paths are relative to the config's "
+                         'folder', path)
+            return
         if not stat.S_ISREG(mode):
-            raise config.error(('part_files', index),
-                               f'part file {item} is {file_kind(mode)} ({path}), not a '
-                               'regular file; name a part file')
+            self.problem(path, f'part file {item} is {file_kind(mode)} '
+                         f'({os.path.normpath(text)}), not a regular file; name a part file',
+                         path)
+
+    # -- value helpers
+
+    def mapping(self, path, value, label, broken) -> bool:
+        if isinstance(value, dict):
+            return True
+        self.problem(path, f'{label} must be a mapping of keys, not {_kind(value)} '
+                     f'({_show(value)})', broken)
+        return False
+
+    def sequence(self, path, value, label) -> list:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.problem(path, f"{label}: must be a list (items start with '- '), not "
+                         f'{_kind(value)}', path)
+            return []
+        return value
+
+    def string(self, path, value, label, broken) -> bool:
+        if isinstance(value, str) and value:
+            return True
+        self.problem(path, f'{label} must be a non-empty string, not {_kind(value)} '
+                     f'({_show(value)})', broken)
+        return False
+
+    def instance_name(self, path, value, label, broken) -> None:
+        problem = name_problem(value)
+        if problem:
+            self.problem(path, f'{label} {_show(value)} is not a valid link name: {problem}',
+                         broken)
 
 
-def _check_entry(config: Config, index: int, entry) -> None:
-    path = ('parts', index)
-    label = entry_label('parts', index, entry)
-    entry = _mapping(config, path, entry, label)
-    _no_boolean_keys(config, path, entry, label)
-    is_slot_entry = 'slot' in entry
-    for key in ('slot', 'of', 'type', 'name', 'parent'):
-        if key in entry:
-            _string(config, path + (key,), entry[key], f'{label}: {key}')
-    if 'name' in entry:
-        _instance_name(config, path + ('name',), entry['name'], f'{label}: name')
-    # With an unknown key in the entry, a "missing" key is most likely misspelt: leave it to
-    # the check, which names the unknown key and lists the valid ones.
-    misspelt = _has_unknown_keys(entry, SLOT_ENTRY_KEYS if is_slot_entry else PLACEMENT_KEYS)
-    if is_slot_entry and 'type' not in entry and not misspelt:
-        raise config.error(path, f'{label} needs type: with a part type (one the slot '
-                           'accepts), or none to leave the slot empty')
-    if is_slot_entry and entry.get('type') == 'none' and 'name' in entry:
-        raise config.error(path + ('name',), f'{label}: name: has no effect on an empty slot '
-                           '(type none); remove it, or fit a part type')
-    if not is_slot_entry and not misspelt:
-        missing = [k for k in ('type', 'name') if k not in entry]
-        if missing:
-            raise config.error(path, f'{label} is a free placement (it has no slot:) and needs '
-                               + ' and '.join(f'{k}:' for k in missing)
-                               + '; to fill a slot, give slot: (and of: for a slot not on the base)')
-        if entry['type'] == 'none':
-            raise config.error(path + ('type',), f'{label}: type none only empties a slot; '
-                               'a free placement needs a part type')
-    for key in ('xyz', 'rpy'):
-        if key in entry:
-            _vector(config, path + (key,), entry[key], f'{label}: {key}')
+def name_problem(name) -> str | None:
+    """
+    Return why ``name`` cannot name a link, slot, frame, part type or vehicle, or None.
 
+    Beyond the pattern: xacro reads a property that looks like a boolean or a number (true,
+    False, inf, nan, ...) as that value, so such a name would not survive the resolver.
+    """
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        return 'use letters, digits and underscores, starting with a letter'
+    if len(name) > NAME_LIMIT:
+        return f'at most {NAME_LIMIT} characters'
+    if name in ('true', 'True', 'false', 'False') or name.lower() in ('inf', 'infinity', 'nan'):
+        return 'xacro would read it as a boolean or a number; choose another word'
+    return None
 
-def _check_adhoc_slot(config: Config, index: int, slot) -> None:
-    path = ('slots', index)
-    label = entry_label('slots', index, slot)
-    slot = _mapping(config, path, slot, label)
-    _no_boolean_keys(config, path, slot, label)
-    if 'name' not in slot and not _has_unknown_keys(slot, ADHOC_SLOT_KEYS):
-        raise config.error(path, f"{label} needs name: (the new slot's name) and of: (the "
-                           'carrying instance; default the base)')
-    for key in ('of', 'name', 'default'):
-        if key in slot:
-            _string(config, path + (key,), slot[key], f'{label}: {key}')
-    if 'name' in slot:
-        _instance_name(config, path + ('name',), slot['name'], f'{label}: name')
-    for key in ('xyz', 'rpy'):
-        if key in slot:
-            _vector(config, path + (key,), slot[key], f'{label}: {key}')
-    if 'accepts' in slot:
-        accepts = slot['accepts']
-        if not isinstance(accepts, list) or not all(isinstance(t, str) for t in accepts):
-            raise config.error(path + ('accepts',), f'{label}: accepts must be a list of part '
-                               f'types, e.g. [blueboat_antenna_mast]; got {_show(accepts)}')
-    if 'collision' in slot and not isinstance(slot['collision'], bool):
-        raise config.error(path + ('collision',), f'{label}: collision must be true or false, '
-                           f"got {_show(slot['collision'])}")
-    if 'joint' in slot and slot['joint'] not in SLOT_JOINTS:
-        raise config.error(path + ('joint',), f"{label}: joint {_show(slot['joint'])} is not "
-                           f"a slot joint; valid: {', '.join(SLOT_JOINTS)}")
-    default = slot.get('default')
-    if default not in (None, 'none') and default not in (slot.get('accepts') or []):
-        raise config.error(path + ('default',), f'{label} defaults to {default}, which it does '
-                           f'not accept; add it to accepts (accepts: '
-                           f"{', '.join(slot.get('accepts') or []) or 'nothing'})")
-
-
-# -- value helpers ---------------------------------------------------------------------------
 
 def _kind(value) -> str:
     if value is None:
         return 'an empty value'
     return {dict: 'a mapping', list: 'a list', str: 'a string', bool: 'a boolean',
             int: 'a number', float: 'a number'}.get(type(value), type(value).__name__)
-
-
-def _show(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + '...'
-
-
-def _mapping(config, path, value, label) -> dict:
-    if not isinstance(value, dict):
-        raise config.error(path, f'{label} must be a mapping of keys, not {_kind(value)} '
-                           f'({_show(value)})')
-    return value
-
-
-def _list(config, path, value, label) -> list:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise config.error(path, f"{label}: must be a list (items start with '- '), not "
-                           f'{_kind(value)}')
-    return value
-
-
-def _string(config, path, value, label) -> str:
-    if not isinstance(value, str) or not value:
-        raise config.error(path, f'{label} must be a non-empty string, not {_kind(value)} '
-                           f'({_show(value)})')
-    return value
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a link, slot, part type or vehicle, or None if it can.
-
-    Beyond the pattern: xacro reads a macro argument that looks like a boolean or a number
-    (true, False, inf, nan, ...) as that value, so such a name would not survive the resolver.
-    """
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
-        return 'use letters, digits and underscores, starting with a letter'
-    if name in ('true', 'True', 'false', 'False') or name.lower() in ('inf', 'infinity', 'nan'):
-        return 'xacro would read it as a boolean or a number; choose another word'
-    return None
-
-
-def _instance_name(config, path, value, label) -> None:
-    problem = name_problem(value)
-    if problem:
-        raise config.error(path, f'{label} {value!r} is not a valid link name: {problem}')
-
-
-def _vehicle_name(config, value) -> None:
-    _string(config, ('name',), value, 'name')
-    problem = name_problem(value)
-    if problem:
-        raise config.error(('name',), f'name {value!r} cannot be a ROS namespace: {problem}')
-
-
-def _vector(config, path, value, label) -> list[float]:
-    """Three numbers, from a list or a space-separated string."""
-    items = value.split() if isinstance(value, str) else value
-    if isinstance(items, list) and len(items) == 3:
-        numbers = []
-        for item in items:
-            if isinstance(item, bool):
-                break
-            try:
-                number = float(item)
-            except (TypeError, ValueError, OverflowError):
-                break
-            if not math.isfinite(number):
-                break
-            numbers.append(number)
-        else:
-            return numbers
-    raise config.error(path, f'{label} must be three finite numbers (metres / radians) as a '
-                       f"list [x, y, z] or a string \"x y z\"; got {_show(value)}")
-
-
-def parse_vector(value) -> list[float]:
-    """Three floats from a config vector already checked by the loader."""
-    items = value.split() if isinstance(value, str) else value
-    return [float(v) for v in items]
-
-
-def _has_unknown_keys(mapping: dict, valid) -> bool:
-    return any(key not in valid for key in mapping)
-
-
-def _boolean_key_message(key: bool, where: str) -> str:
-    spelled = 'on: (or yes:)' if key else 'off: (or no:)'
-    return (f'{where} has a bare {spelled} key, which YAML reads as {str(key).lower()}; '
-            "the key naming the carrying instance is of:, e.g. \"of: ping_mount\"")
-
-
-def _no_boolean_keys(config, path, mapping, label) -> None:
-    for key in mapping:
-        if isinstance(key, bool):
-            raise config.error(path + (key,), _boolean_key_message(key, label))

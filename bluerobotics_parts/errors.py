@@ -1,11 +1,18 @@
-"""The package's exception types: one base class, so commands can turn any of them into a
-one-line message instead of a traceback."""
+"""
+The package's exception types and the Problem record.
+
+One base class, so commands can turn any of them into messages instead of a traceback. A
+config can have several independent mistakes: each is a Problem (message, file, line), and
+AssemblyError carries all of them at once.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 
 def located(message: str, file: str | None = None, line: int | None = None) -> str:
-    """``file:line: message``, or as much of the location as is known."""
+    """Return ``file:line: message``, or as much of the location as is known."""
     if file and line:
         return f'{file}:{line}: {message}'
     if file:
@@ -13,12 +20,60 @@ def located(message: str, file: str | None = None, line: int | None = None) -> s
     return message
 
 
+def shown(value, limit: int = 60) -> str:
+    """Return a short repr of a value for messages (at most ``limit`` characters)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print (Python refuses beyond 4300 digits)
+        return 'a number too long to print'
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
+@dataclass(frozen=True)
+class Problem:
+    """
+    One mistake, with where it is when known.
+
+    ``stage`` says who can see it: ``load`` (the file's shape and value types, config.py and
+    part_format.py), ``expansion`` (what the xacro resolver also refuses, ``ASSEMBLY ERROR``),
+    ``check`` (what only the whole result shows: names used twice, references that match
+    nothing, unknown keys). ``rule`` names the rule, for callers that treat some rules apart
+    (the API defers references to instances that may be added later); ``path`` is the item
+    it is about (``('parts', 2, 'type')``), when known.
+    """
+
+    message: str
+    file: str | None = None
+    line: int | None = None
+    stage: str = field(default='check', compare=False)
+    rule: str = field(default='', compare=False)
+    path: tuple | None = field(default=None, compare=False)  # the item in its document
+
+    def __str__(self) -> str:
+        return located(self.message, self.file, self.line)
+
+
+def in_line_order(problems, first_file: str | None = None) -> list:
+    """
+    Return the problems without repeats, in line order.
+
+    ``first_file``'s (and those without a file) first, then each other file's, in the order
+    the files first appear.
+    """
+    ranks = {first_file: 0, None: 0}
+    unique = list(dict.fromkeys(problems))
+    for problem in unique:
+        ranks.setdefault(problem.file, len(ranks))
+    return sorted(unique, key=lambda p: (ranks[p.file], p.line is None, p.line or 0))
+
+
 class BlueRoboticsPartsError(Exception):
     """Base of every error this package raises on bad input."""
 
 
 class ConfigError(BlueRoboticsPartsError):
-    """A config (or part file) that cannot be read: syntax, shape, types, duplicate keys.
+    """
+    A config (or part file) that cannot be used: syntax, shape, types, a broken rule.
 
     ``str()`` gives ``file:line: message`` when the location is known.
     """
@@ -30,19 +85,31 @@ class ConfigError(BlueRoboticsPartsError):
         super().__init__(located(message, file, line))
 
 
-class ResolveError(ConfigError):
-    """The xacro expansion failed; ``message`` starts with ``ASSEMBLY ERROR`` when the resolver
-    itself caught the mistake."""
+class AssemblyError(ConfigError):
+    """
+    Every problem of a config (or of a config against a URDF), one per line.
 
-
-class AssemblyError(BlueRoboticsPartsError):
-    """The resolved assembly is inconsistent with its config; ``problems`` lists every one."""
+    ``problems`` lists them (Problem records, in line order); ``message``, ``file`` and
+    ``line`` are the first one's, so code written for a single ConfigError still works.
+    """
 
     def __init__(self, problems):
         self.problems = list(problems)
-        super().__init__('\n'.join(str(p) for p in self.problems))
+        first = self.problems[0] if self.problems else Problem('(no problem given)')
+        self.message = getattr(first, 'message', str(first))
+        self.file = getattr(first, 'file', None)
+        self.line = getattr(first, 'line', None)
+        Exception.__init__(self, '\n'.join(str(p) for p in self.problems))
+
+
+#: The name earlier versions raised for mistakes the xacro expansion found; the Python
+#: resolution reports them now, as AssemblyError.
+ResolveError = AssemblyError
 
 
 class OutputError(BlueRoboticsPartsError):
-    """An output file or folder that cannot be written (permissions, a missing parent, a full
-    disk); nothing is left half-written."""
+    """
+    An output file or folder that cannot be written.
+
+    Permissions, a missing parent, a full disk: nothing is left half-written.
+    """

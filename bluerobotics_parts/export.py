@@ -32,7 +32,7 @@ from .atomic import write_files_atomically
 from .identity import (check_file_rules, check_identity_text, check_path, check_paths,
                        DescriptionError, folder_identity, identity_of, manifest_bytes,
                        MANIFEST_FILE, read_manifest)
-from .manifest import ManifestError, parse_urdf
+from .record import parse_urdf, RecordError as ManifestError
 
 URDF_FILE = 'robot.urdf'
 CONFIG_FILE = 'config.yaml'

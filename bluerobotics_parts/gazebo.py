@@ -44,7 +44,7 @@ from xml.etree import ElementTree
 from . import topics as topic_names
 from .catalogue import Catalogue
 from .errors import BlueRoboticsPartsError, ConfigError
-from .manifest import Manifest, parse_urdf
+from .record import AssemblyRecord as Manifest, parse_urdf
 
 SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
 
@@ -61,7 +61,7 @@ CARRIER_INERTIA = 1e-12  # kg m^2
 
 
 @dataclass(frozen=True)
-class Flavour:
+class GzRelease:
     """What differs between the Gazebo releases the composition can target."""
 
     name: str
@@ -69,36 +69,36 @@ class Flavour:
     ros_distro: str  # the ROS 2 release paired with it (documentation, launch messages)
 
 
-FLAVOURS = {
+GZ_RELEASES = {
     # gz-sensors 8 reads a custom <gz_frame_id>; SDFormat 15 (Ionic) made <frame_id> part of
     # the sensor spec and deprecated the custom element.
-    'harmonic': Flavour('harmonic', 'gz_frame_id', 'jazzy'),
-    'ionic': Flavour('ionic', 'frame_id', 'kilted'),
-    'jetty': Flavour('jetty', 'frame_id', 'lyrical'),
+    'harmonic': GzRelease('harmonic', 'gz_frame_id', 'jazzy'),
+    'ionic': GzRelease('ionic', 'frame_id', 'kilted'),
+    'jetty': GzRelease('jetty', 'frame_id', 'lyrical'),
 }
-DEFAULT_FLAVOUR = 'harmonic'
+DEFAULT_GZ_RELEASE = 'harmonic'
 
 
-def flavour(version: str | None = DEFAULT_FLAVOUR) -> Flavour:
-    """The Flavour of a Gazebo release name (case-insensitive); ConfigError lists the valid
+def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
+    """The GzRelease of a Gazebo release name (case-insensitive); ConfigError lists the valid
     ones."""
-    if version is None:
-        version = DEFAULT_FLAVOUR
-    key = version.strip().lower() if isinstance(version, str) else None
-    if key not in FLAVOURS:
-        raise ConfigError(f"unknown Gazebo release {version!r}; valid: {', '.join(FLAVOURS)} "
-                          f'(default {DEFAULT_FLAVOUR})')
-    return FLAVOURS[key]
+    if name is None:
+        name = DEFAULT_GZ_RELEASE
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in GZ_RELEASES:
+        raise ConfigError(f"unknown Gazebo release {name!r}; valid: {', '.join(GZ_RELEASES)} "
+                          f'(default {DEFAULT_GZ_RELEASE})')
+    return GZ_RELEASES[key]
 
 
 def compose(urdf_text: str, manifest: Manifest, catalogue: Catalogue, vehicle_name: str,
-            flavour: Flavour) -> str:
+            release: GzRelease) -> str:
     """The URDF with the Gazebo extension blocks appended inside ``<robot>``."""
     names = topic_names.vehicle_topics(manifest, catalogue, vehicle_name)
     root = parse_urdf(urdf_text)
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints) for t in names.thrusters]
-    blocks += [echosounder_block(e, catalogue[e.type].echosounder, flavour)
+    blocks += [echosounder_block(e, catalogue[e.type].echosounder, release)
                for e in names.echosounders]
     blocks += vehicle_blocks(names, catalogue[manifest.base.type].hydrodynamics)
     end = urdf_text.rfind('</robot>')
@@ -135,8 +135,7 @@ def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
 
 def thrust_coefficient(propeller) -> float:
     """The Thruster's signed coefficient (see the module doc): cw -> +Kt, ccw -> -Kt."""
-    magnitude = abs(propeller.thrust_coefficient)
-    return magnitude if propeller.rotation == 'cw' else -magnitude
+    return propeller.signed_thrust_coefficient
 
 
 def thruster_block(names, propeller, joints: dict) -> ElementTree.Element:
@@ -161,13 +160,13 @@ def thruster_block(names, propeller, joints: dict) -> ElementTree.Element:
     ]))
 
 
-def echosounder_block(names, echo, flavour: Flavour) -> ElementTree.Element:
+def echosounder_block(names, echo, release: GzRelease) -> ElementTree.Element:
     """A gpu_lidar at the beam frame: pose zero, so its rays start along the frame's +x."""
     half = echo.beam_width / 2 if echo.samples > 1 else 0.0
     sensor = ElementTree.Element('sensor', name=names.instance, type='gpu_lidar')
     _children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', 'true'),
                        ('update_rate', echo.update_rate), ('visualize', 'false'),
-                       ('topic', names.gz_scan_topic), (flavour.sensor_frame_tag, names.frame_id)])
+                       ('topic', names.gz_scan_topic), (release.sensor_frame_tag, names.frame_id)])
     lidar = ElementTree.SubElement(sensor, 'lidar')
     horizontal = ElementTree.SubElement(ElementTree.SubElement(lidar, 'scan'), 'horizontal')
     _children(horizontal, [('samples', echo.samples), ('resolution', 1),

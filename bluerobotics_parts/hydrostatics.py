@@ -32,7 +32,7 @@ import math
 
 from . import kinematics
 from .errors import BlueRoboticsPartsError
-from .manifest import parse_urdf
+from .record import parse_urdf
 from .urdf_tree import floats
 from .vehicle import Vehicle
 

@@ -83,8 +83,8 @@ def _vehicle_arguments() -> tuple:
                  'false', 'gazebo'),
         # Not called gz_version: ros_gz_sim's gz_sim.launch.py declares that one (a number) and
         # would inherit ours through the include.
-        Argument('gz_release', gazebo.DEFAULT_FLAVOUR, 'Gazebo release the model is composed '
-                 f"for: {', '.join(gazebo.FLAVOURS)}", 'gz_release'),
+        Argument('gz_release', gazebo.DEFAULT_GZ_RELEASE, 'Gazebo release the model is composed '
+                 f"for: {', '.join(gazebo.GZ_RELEASES)}", 'gz_release'),
     )
 
 
@@ -141,7 +141,7 @@ def _parse(argument: Argument, text: str):
         return text.lower()
     if argument.kind == 'gz_release':
         try:
-            return gazebo.flavour(text).name
+            return gazebo.gz_release(text).name
         except BlueRoboticsPartsError as error:
             raise LaunchArgumentError(f'{shown}: {error}') from None
     raise AssertionError(f'argument kind {argument.kind}')
@@ -248,7 +248,7 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
     any BlueRoboticsPartsError is raised before anything is written. ``gazebo_running`` is
     asked only for ``gazebo:=auto``; it returns the running worlds' names (or a bool)."""
     args = parse_arguments(values, ARGUMENTS)
-    result = build_module.build(args['config'], name=args['name'], gz_version=args['gz_release'])
+    result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'])
     name = result.name
     names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, name)
     echosounders = [(e, RangeSpec.from_part(result.catalogue[e.type].echosounder))

@@ -1,8 +1,11 @@
-"""The part format (docs/PARTS.md): what a part file may say, checked with ``file:line``
-messages, and the provenance rule (every number has a ``_source`` or ``_unverified`` note).
+"""
+The part format (docs/PARTS.md): what a part file may say, and the provenance rule.
 
-The resolver reads the same files; this is where a mistake in one is named before xacro
-sees it.
+``part_problems`` lists every mistake of a part file with ``file:line`` (all at once: a
+section that is wrong is skipped, the others are still checked); ``check_part`` raises them.
+The provenance rule (``unsourced_facts``): every number has a ``<key>_source`` or
+``<key>_unverified`` note. To add a section: list its key in PART_KEYS and give it a checker
+in SECTION_CHECKS.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 import math
 import re
 
-from .config import NAME_PATTERN, SLOT_JOINTS
+from .config import name_problem, SLOT_JOINTS
+from .errors import AssemblyError, Problem, shown
 from .yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
@@ -30,243 +34,335 @@ ROTATIONS = ('cw', 'ccw')
 # gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
 # quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
 HYDRODYNAMICS_NAME = re.compile(r'^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$')
+# Text written into URDF attributes: no control characters (a newline would not survive).
+_CONTROL = re.compile(r'[\x00-\x1f\x7f]')
+_NUMBER_LIMIT = 1e308
 
 # Numbers that are not physical facts and need no source: colours.
 NON_FACT_KEYS = ('rgba',)
 
 
 def is_annotation(key) -> bool:
-    """``mass_source`` / ``mass_unverified``: provenance, not data."""
+    """Return whether ``key`` is provenance (``mass_source``, ``mass_unverified``)."""
     return isinstance(key, str) and key.endswith(SOURCE_SUFFIXES)
 
 
 def check_part(doc: LocatedDocument) -> None:
-    """Raise ConfigError (file:line) for anything a part file may not say."""
-    data = doc.data
-    if not isinstance(data, dict):
-        raise doc.error((), 'a part file must be a mapping with at least type: (see docs/PARTS.md)')
-    _keys(doc, (), data, PART_KEYS, 'a part')
-    if not isinstance(data.get('type'), str) or not NAME_PATTERN.match(data['type']) \
-            or data['type'] == 'none':
-        raise doc.error(('type',), 'type: must name the part type (letters, digits, '
-                        'underscores; not none)')
-    if 'attach' in data:
-        _mapping(doc, ('attach',), data['attach'], 'attach')
-        _keys(doc, ('attach',), data['attach'], FRAME_KEYS, 'attach')
-        _pose(doc, ('attach',), data['attach'])
-    if 'axis' in data:
-        axis = _vector(doc, ('axis',), data['axis'], 'axis')
-        if math.hypot(*axis) < 1e-9:
-            raise doc.error(('axis',), 'axis must not be zero')
-    if 'inertial' in data:
-        _inertial(doc, data['inertial'])
-    for section in ('visual', 'collision'):
-        items = data.get(section) or []
+    """Raise AssemblyError (a ConfigError) listing every mistake of a part file."""
+    found = part_problems(doc)
+    if found:
+        raise AssemblyError(found)
+
+
+def part_problems(doc: LocatedDocument) -> list[Problem]:
+    """Return every mistake of a part file, each with ``file:line``, in line order."""
+    checker = _Checker(doc)
+    checker.part(doc.data)
+    return sorted(checker.found, key=lambda p: p.line or 0)
+
+
+class _Checker:
+    """Collects the problems of one part file; each check returns whether it passed."""
+
+    def __init__(self, doc: LocatedDocument):
+        self.doc = doc
+        self.found: list[Problem] = []
+
+    def problem(self, path, message) -> bool:
+        self.found.append(Problem(message, self.doc.file, self.doc.line(path), stage='load',
+                                  rule='part-format'))
+        return False
+
+    def part(self, data) -> None:
+        if not isinstance(data, dict):
+            self.problem((), 'a part file must be a mapping with at least type: (see '
+                         'docs/PARTS.md)')
+            return
+        self.keys((), data, PART_KEYS, 'a part')
+        type_name = data.get('type')
+        if not isinstance(type_name, str) or name_problem(type_name) or type_name == 'none':
+            why = name_problem(type_name) if isinstance(type_name, str) else None
+            self.problem(('type',), 'type: must name the part type (letters, digits, '
+                         'underscores, starting with a letter; not none)'
+                         + (f': {why}' if why and type_name != 'none' else ''))
+        frames = {}
+        if self.mapping(('frames',), data.get('frames') or {}, 'frames'):
+            frames = data.get('frames') or {}
+        for key, check in SECTION_CHECKS.items():
+            if key in data:
+                check(self, data[key], frames)
+
+    # -- sections
+
+    def attach(self, value, frames) -> None:
+        if self.mapping(('attach',), value, 'attach'):
+            self.keys(('attach',), value, FRAME_KEYS, 'attach')
+            self.pose(('attach',), value)
+
+    def axis(self, value, frames) -> None:
+        axis = self.vector(('axis',), value, 'axis')
+        if axis and math.hypot(*axis) < 1e-9:
+            self.problem(('axis',), 'axis must not be zero')
+
+    def inertial(self, inertial, frames) -> None:
+        path = ('inertial',)
+        if not self.mapping(path, inertial, 'inertial'):
+            return
+        self.keys(path, inertial, ('mass', 'com', 'inertia'), 'inertial')
+        if 'mass' not in inertial:
+            self.problem(path, 'inertial needs mass (kg)')
+        else:
+            self.number(path + ('mass',), inertial['mass'], 'inertial mass (kg)', positive=True)
+        if 'com' in inertial:
+            self.vector(path + ('com',), inertial['com'], 'inertial com')
+        inertia = inertial.get('inertia') or {}
+        if not self.mapping(path + ('inertia',), inertia, 'inertia'):
+            return
+        moments = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+        self.keys(path + ('inertia',), inertia, moments, 'inertia')
+        values = {k: self.number(path + ('inertia', k), inertia.get(k, 0.0), f'inertia {k}')
+                  for k in moments}
+        if None in values.values() or not inertia:
+            return
+        ixx, iyy, izz = values['ixx'], values['iyy'], values['izz']
+        if min(ixx, iyy, izz) <= 0 or ixx + iyy < izz or iyy + izz < ixx or ixx + izz < iyy:
+            self.problem(path + ('inertia',), 'inertia is not physical: the principal moments '
+                         'must be positive and each at most the sum of the other two')
+
+    def geometry_items(self, section: str, items) -> None:
         if not isinstance(items, list):
-            raise doc.error((section,), f'{section}: must be a list of geometry items')
+            if items is not None:
+                self.problem((section,), f'{section}: must be a list of geometry items')
+            return
         for index, item in enumerate(items):
-            _geometry_item(doc, (section, index), item, f'{section} item #{index + 1}')
-    frames = _mapping(doc, ('frames',), data.get('frames') or {}, 'frames')
-    for name, frame in frames.items():
-        _name(doc, ('frames', name), name, 'frame name')
-        _mapping(doc, ('frames', name), frame, f'frame {name}')
-        _keys(doc, ('frames', name), frame, FRAME_KEYS, f'frame {name}')
-        _pose(doc, ('frames', name), frame)
-    slots = _mapping(doc, ('slots',), data.get('slots') or {}, 'slots')
-    for name, slot in slots.items():
-        _slot(doc, name, slot, frames)
-    if 'propeller' in data:
-        _propeller(doc, data['propeller'])
-    if 'echosounder' in data:
-        _echosounder(doc, data['echosounder'], frames)
-    if 'hydrodynamics' in data:
-        _hydrodynamics(doc, data['hydrodynamics'])
+            self.geometry_item((section, index), item, f'{section} item #{index + 1}')
+
+    def slots(self, slots, frames) -> None:
+        if not self.mapping(('slots',), slots or {}, 'slots'):
+            return
+        for name, slot in (slots or {}).items():
+            self.slot(name, slot, frames)
+
+    def frames(self, frames, _) -> None:
+        if not isinstance(frames, dict):
+            return  # named in part()
+        for name, frame in frames.items():
+            path = ('frames', name)
+            self.name(path, name, 'frame name')
+            if self.mapping(path, frame, f'frame {name}'):
+                self.keys(path, frame, FRAME_KEYS, f'frame {name}')
+                self.pose(path, frame)
+
+    def propeller(self, data, frames) -> None:
+        path = ('propeller',)
+        if not self.section('propeller', data, PROPELLER_KEYS,
+                            ('rotation', 'diameter', 'max_thrust', 'min_thrust',
+                             'thrust_coefficient')):
+            return
+        if data['rotation'] not in ROTATIONS:
+            self.problem(path + ('rotation',), 'propeller rotation must be cw or ccw (seen from '
+                         'astern, pushing forward)')
+        for key in ('diameter', 'thrust_coefficient'):
+            self.number(path + (key,), data[key], f'propeller {key}', positive=True)
+        if 'max_rpm' in data:
+            self.number(path + ('max_rpm',), data['max_rpm'], 'propeller max_rpm', positive=True)
+        high = self.number(path + ('max_thrust',), data['max_thrust'], 'propeller max_thrust')
+        low = self.number(path + ('min_thrust',), data['min_thrust'], 'propeller min_thrust')
+        if high is not None and low is not None and not low < high:
+            self.problem(path + ('min_thrust',), 'propeller min_thrust must be below max_thrust')
+
+    def echosounder(self, data, frames) -> None:
+        path = ('echosounder',)
+        if not self.section('echosounder', data, ECHOSOUNDER_KEYS,
+                            ('frame', 'beam_width', 'range_min', 'range_max', 'update_rate')):
+            return
+        if not isinstance(data['frame'], str) or data['frame'] not in frames:
+            declared = ', '.join(map(str, frames)) or 'none declared'
+            self.problem(path + ('frame',), f"echosounder frame {shown(data['frame'])} is not "
+                         f"one of the part's frames ({declared})")
+        for key in ('beam_width', 'update_rate'):
+            self.number(path + (key,), data[key], f'echosounder {key}', positive=True)
+        high = self.number(path + ('range_max',), data['range_max'], 'echosounder range_max',
+                           positive=True)
+        low = self.number(path + ('range_min',), data['range_min'], 'echosounder range_min')
+        if high is not None and low is not None and not 0 <= low < high:
+            self.problem(path + ('range_min',), 'echosounder range_min must be >= 0 and below '
+                         'range_max')
+        samples = data.get('samples', 1)
+        if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10000:
+            self.problem(path + ('samples',), 'echosounder samples must be an integer from 1 '
+                         'to 10000')
+
+    def hydrodynamics(self, data, frames) -> None:
+        path = ('hydrodynamics',)
+        if not self.mapping(path, data, 'hydrodynamics'):
+            return
+        for key, value in data.items():
+            if is_annotation(key):
+                continue
+            if not isinstance(key, str) or not HYDRODYNAMICS_NAME.match(key):
+                self.problem(path + (key,), f'hydrodynamics has no coefficient {shown(key)}; '
+                             'valid: added mass <f>Dot<v> (xDotU), linear damping <f><v> (xU), '
+                             'quadratic damping <f><v>abs<v> (xUabsU), with <f> one of x y z k '
+                             'm n and <v> one of U V W P Q R')
+                continue
+            self.number(path + (key,), value, f'hydrodynamics {key}')
+
+    # -- items
+
+    def slot(self, name, slot, frames) -> None:
+        path = ('slots', name)
+        self.name(path, name, 'slot name')
+        if name in frames:
+            self.problem(path, f'slot {name} has the name of a frame of this part; both become '
+                         f'links <instance>_{name}')
+        if not self.mapping(path, slot, f'slot {name}'):
+            return
+        self.keys(path, slot, SLOT_KEYS, f'slot {name}')
+        self.pose(path, slot)
+        accepts = slot.get('accepts') or []
+        if not isinstance(accepts, list) or not all(isinstance(t, str) for t in accepts):
+            self.problem(path + ('accepts',), f'slot {name}: accepts must be a list of part '
+                         'types')
+            accepts = []
+        default = slot.get('default', 'none')
+        if not isinstance(default, str):
+            self.problem(path + ('default',), f'slot {name}: default must be a part type or '
+                         'none')
+        elif default != 'none' and default not in accepts:
+            self.problem(path + ('default',), f'slot {name} defaults to {default}, which it '
+                         f"does not accept; accepts: {', '.join(accepts) or 'nothing'}")
+        if slot.get('joint', 'fixed') not in SLOT_JOINTS:
+            self.problem(path + ('joint',), f'slot {name}: joint must be one of '
+                         f"{', '.join(SLOT_JOINTS)}")
+        if not isinstance(slot.get('collision', True), bool):
+            self.problem(path + ('collision',), f'slot {name}: collision must be true or false')
+
+    def geometry_item(self, path, item, what) -> None:
+        if not self.mapping(path, item, what):
+            return
+        self.keys(path, item, ITEM_KEYS, what)
+        shapes = [k for k in GEOMETRY_KEYS if k in item]
+        if len(shapes) != 1:
+            self.problem(path, f"{what} needs exactly one of {', '.join(GEOMETRY_KEYS)}")
+        shape = shapes[0] if len(shapes) == 1 else None
+        if shape == 'mesh':
+            self.text(path + ('mesh',), item['mesh'], f'{what}: mesh must be a file path')
+        if shape == 'box':
+            box = self.vector(path + ('box',), item['box'], f'{what} box')
+            if box and min(box) <= 0:
+                self.problem(path + ('box',), f'{what}: box sizes must be positive')
+        if shape == 'cylinder':
+            cylinder = item['cylinder']
+            if self.mapping(path + ('cylinder',), cylinder, f'{what} cylinder'):
+                self.keys(path + ('cylinder',), cylinder, ('radius', 'length'), f'{what} cylinder')
+                for key in ('radius', 'length'):
+                    self.number(path + ('cylinder', key), cylinder.get(key),
+                                f'{what} cylinder {key}', positive=True)
+        if shape == 'sphere':
+            sphere = item['sphere']
+            if self.mapping(path + ('sphere',), sphere, f'{what} sphere'):
+                self.keys(path + ('sphere',), sphere, ('radius',), f'{what} sphere')
+                self.number(path + ('sphere', 'radius'), sphere.get('radius'),
+                            f'{what} sphere radius', positive=True)
+        self.pose(path, item)
+        if 'scale' in item:
+            self.vector(path + ('scale',), item['scale'], f'{what} scale')
+        if 'material' in item:
+            material = item['material']
+            if self.mapping(path + ('material',), material, f'{what} material'):
+                rgba = material.get('rgba')
+                if not isinstance(material.get('name'), str) or not material['name'] \
+                        or _CONTROL.search(material['name']) or not isinstance(rgba, list) \
+                        or len(rgba) != 4 or not all(_is_real(c) and 0 <= c <= 1 for c in rgba):
+                    self.problem(path + ('material',), f'{what}: material needs name: and '
+                                 'rgba: [r, g, b, a] with values from 0 to 1')
+
+    # -- values
+
+    def section(self, name: str, data, valid, required) -> bool:
+        """Check a named data section: a mapping of known keys, the required ones present."""
+        path = (name,)
+        if not self.mapping(path, data, name):
+            return False
+        self.keys(path, data, valid, name)
+        missing = [key for key in required if key not in data]
+        for key in missing:
+            self.problem(path, f'{name} needs {key}')
+        return not missing
+
+    def keys(self, path, mapping, valid, what) -> None:
+        for key in mapping:
+            if is_annotation(key):
+                continue
+            if key not in valid:
+                self.problem(path + (key,), f'{what} has no key {shown(key)}; valid keys: '
+                             f"{', '.join(valid)} (and <key>_source / <key>_unverified notes)")
+
+    def mapping(self, path, value, what) -> bool:
+        return isinstance(value, dict) or self.problem(path, f'{what} must be a mapping')
+
+    def name(self, path, value, what) -> bool:
+        why = name_problem(value)
+        return not why or self.problem(path, f'{what} {shown(value)}: {why}')
+
+    def text(self, path, value, message) -> bool:
+        ok = isinstance(value, str) and value and not _CONTROL.search(value)
+        return bool(ok) or self.problem(path, message)
+
+    def number(self, path, value, what, positive=False) -> float | None:
+        if not _is_real(value):
+            self.problem(path, f'{what} must be a number, got {shown(value)}')
+            return None
+        if positive and value <= 0:
+            self.problem(path, f'{what} must be positive, got {shown(value)}')
+            return None
+        return float(value)
+
+    def vector(self, path, value, what) -> list[float] | None:
+        if not isinstance(value, list) or len(value) != 3 or not all(map(_is_real, value)):
+            self.problem(path, f'{what} must be a list of three numbers, got {shown(value)}')
+            return None
+        return [float(v) for v in value]
+
+    def pose(self, path, mapping) -> None:
+        for key in ('xyz', 'rpy'):
+            if key in mapping:
+                self.vector(path + (key,), mapping[key], key)
 
 
-def _keys(doc, path, mapping, valid, what):
-    for key in mapping:
-        if is_annotation(key):
-            continue
-        if key not in valid:
-            raise doc.error(path + (key,), f'{what} has no key {key!r}; valid keys: '
-                            f"{', '.join(valid)} (and <key>_source / <key>_unverified notes)")
+def _is_real(value) -> bool:
+    """Return whether ``value`` is a finite number, not a boolean (an int within floats)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, int):
+        return -_NUMBER_LIMIT < value < _NUMBER_LIMIT
+    return math.isfinite(value)
 
 
-def _mapping(doc, path, value, what) -> dict:
-    if not isinstance(value, dict):
-        raise doc.error(path, f'{what} must be a mapping')
-    return value
-
-
-def _name(doc, path, value, what):
-    if not isinstance(value, str) or not NAME_PATTERN.match(value):
-        raise doc.error(path, f'{what} {value!r}: use letters, digits and underscores, '
-                        'starting with a letter')
-
-
-def _number(doc, path, value, what, positive=False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise doc.error(path, f'{what} must be a number, got {value!r}')
-    if positive and value <= 0:
-        raise doc.error(path, f'{what} must be positive, got {value!r}')
-    return float(value)
-
-
-def _vector(doc, path, value, what) -> list[float]:
-    if not isinstance(value, list) or len(value) != 3:
-        raise doc.error(path, f'{what} must be a list of three numbers, got {value!r}')
-    return [_number(doc, path, v, what) for v in value]
-
-
-def _pose(doc, path, mapping):
-    for key in ('xyz', 'rpy'):
-        if key in mapping:
-            _vector(doc, path + (key,), mapping[key], key)
-
-
-def _inertial(doc, inertial):
-    path = ('inertial',)
-    _mapping(doc, path, inertial, 'inertial')
-    _keys(doc, path, inertial, ('mass', 'com', 'inertia'), 'inertial')
-    if 'mass' not in inertial:
-        raise doc.error(path, 'inertial needs mass (kg)')
-    _number(doc, path + ('mass',), inertial['mass'], 'inertial mass (kg)', positive=True)
-    if 'com' in inertial:
-        _vector(doc, path + ('com',), inertial['com'], 'inertial com')
-    inertia = _mapping(doc, path + ('inertia',), inertial.get('inertia') or {}, 'inertia')
-    moments = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
-    _keys(doc, path + ('inertia',), inertia, moments, 'inertia')
-    values = {k: _number(doc, path + ('inertia', k), inertia.get(k, 0.0), f'inertia {k}')
-              for k in moments}
-    ixx, iyy, izz = values['ixx'], values['iyy'], values['izz']
-    if inertia and (min(ixx, iyy, izz) <= 0 or ixx + iyy < izz or iyy + izz < ixx
-                    or ixx + izz < iyy):
-        raise doc.error(path + ('inertia',), 'inertia is not physical: the principal moments '
-                        'must be positive and each at most the sum of the other two')
-
-
-def _geometry_item(doc, path, item, what):
-    _mapping(doc, path, item, what)
-    _keys(doc, path, item, ITEM_KEYS, what)
-    shapes = [k for k in GEOMETRY_KEYS if k in item]
-    if len(shapes) != 1:
-        raise doc.error(path, f"{what} needs exactly one of {', '.join(GEOMETRY_KEYS)}")
-    shape = shapes[0]
-    if shape == 'mesh' and (not isinstance(item['mesh'], str) or not item['mesh']):
-        raise doc.error(path + ('mesh',), f'{what}: mesh must be a file path')
-    if shape == 'box':
-        box = _vector(doc, path + ('box',), item['box'], f'{what} box')
-        if min(box) <= 0:
-            raise doc.error(path + ('box',), f'{what}: box sizes must be positive')
-    if shape == 'cylinder':
-        cylinder = _mapping(doc, path + ('cylinder',), item['cylinder'], f'{what} cylinder')
-        _keys(doc, path + ('cylinder',), cylinder, ('radius', 'length'), f'{what} cylinder')
-        for key in ('radius', 'length'):
-            _number(doc, path + ('cylinder', key), cylinder.get(key), f'{what} cylinder {key}',
-                    positive=True)
-    if shape == 'sphere':
-        sphere = _mapping(doc, path + ('sphere',), item['sphere'], f'{what} sphere')
-        _keys(doc, path + ('sphere',), sphere, ('radius',), f'{what} sphere')
-        _number(doc, path + ('sphere', 'radius'), sphere.get('radius'), f'{what} sphere radius',
-                positive=True)
-    _pose(doc, path, item)
-    if 'scale' in item:
-        _vector(doc, path + ('scale',), item['scale'], f'{what} scale')
-    if 'material' in item:
-        material = _mapping(doc, path + ('material',), item['material'], f'{what} material')
-        rgba = material.get('rgba')
-        if not isinstance(material.get('name'), str) or not isinstance(rgba, list) \
-                or len(rgba) != 4 or not all(isinstance(c, (int, float)) and 0 <= c <= 1
-                                            for c in rgba):
-            raise doc.error(path + ('material',), f'{what}: material needs name: and rgba: '
-                            '[r, g, b, a] with values from 0 to 1')
-
-
-def _slot(doc, name, slot, frames):
-    path = ('slots', name)
-    _name(doc, path, name, 'slot name')
-    if name in frames:
-        raise doc.error(path, f'slot {name} has the name of a frame of this part; both become '
-                        f'links <instance>_{name}')
-    _mapping(doc, path, slot, f'slot {name}')
-    _keys(doc, path, slot, SLOT_KEYS, f'slot {name}')
-    _pose(doc, path, slot)
-    accepts = slot.get('accepts') or []
-    if not isinstance(accepts, list) or not all(isinstance(t, str) for t in accepts):
-        raise doc.error(path + ('accepts',), f'slot {name}: accepts must be a list of part types')
-    default = slot.get('default', 'none')
-    if default != 'none' and default not in accepts:
-        raise doc.error(path + ('default',), f'slot {name} defaults to {default}, which it does '
-                        f"not accept; accepts: {', '.join(accepts) or 'nothing'}")
-    if slot.get('joint', 'fixed') not in SLOT_JOINTS:
-        raise doc.error(path + ('joint',), f'slot {name}: joint must be one of '
-                        f"{', '.join(SLOT_JOINTS)}")
-    if not isinstance(slot.get('collision', True), bool):
-        raise doc.error(path + ('collision',), f'slot {name}: collision must be true or false')
-
-
-def _section(doc, name: str, data, valid, required) -> tuple:
-    """A named data section: a mapping of known keys with the required ones present."""
-    path = (name,)
-    _mapping(doc, path, data, name)
-    _keys(doc, path, data, valid, name)
-    for key in required:
-        if key not in data:
-            raise doc.error(path, f'{name} needs {key}')
-    return path
-
-
-def _propeller(doc, data):
-    path = _section(doc, 'propeller', data, PROPELLER_KEYS,
-                    ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'thrust_coefficient'))
-    if data['rotation'] not in ROTATIONS:
-        raise doc.error(path + ('rotation',), 'propeller rotation must be cw or ccw (seen from '
-                        'astern, pushing forward)')
-    for key in ('diameter', 'thrust_coefficient'):
-        _number(doc, path + (key,), data[key], f'propeller {key}', positive=True)
-    if 'max_rpm' in data:
-        _number(doc, path + ('max_rpm',), data['max_rpm'], 'propeller max_rpm', positive=True)
-    high = _number(doc, path + ('max_thrust',), data['max_thrust'], 'propeller max_thrust')
-    low = _number(doc, path + ('min_thrust',), data['min_thrust'], 'propeller min_thrust')
-    if not low < high:
-        raise doc.error(path + ('min_thrust',), 'propeller min_thrust must be below max_thrust')
-
-
-def _echosounder(doc, data, frames):
-    path = _section(doc, 'echosounder', data, ECHOSOUNDER_KEYS,
-                    ('frame', 'beam_width', 'range_min', 'range_max', 'update_rate'))
-    if data['frame'] not in frames:
-        raise doc.error(path + ('frame',), f"echosounder frame {data['frame']!r} is not one of "
-                        f"the part's frames ({', '.join(frames) or 'none declared'})")
-    for key in ('beam_width', 'range_max', 'update_rate'):
-        _number(doc, path + (key,), data[key], f'echosounder {key}', positive=True)
-    low = _number(doc, path + ('range_min',), data['range_min'], 'echosounder range_min')
-    if not 0 <= low < float(data['range_max']):
-        raise doc.error(path + ('range_min',), 'echosounder range_min must be >= 0 and below '
-                        'range_max')
-    if 'samples' in data and (not isinstance(data['samples'], int) or data['samples'] < 1):
-        raise doc.error(path + ('samples',), 'echosounder samples must be a positive integer')
-
-
-def _hydrodynamics(doc, data):
-    path = ('hydrodynamics',)
-    _mapping(doc, path, data, 'hydrodynamics')
-    for key, value in data.items():
-        if is_annotation(key):
-            continue
-        if not isinstance(key, str) or not HYDRODYNAMICS_NAME.match(key):
-            raise doc.error(path + (key,), f'hydrodynamics has no coefficient {key!r}; valid: '
-                            'added mass <f>Dot<v> (xDotU), linear damping <f><v> (xU), quadratic '
-                            'damping <f><v>abs<v> (xUabsU), with <f> one of x y z k m n and <v> '
-                            'one of U V W P Q R')
-        _number(doc, path + (key,), value, f'hydrodynamics {key}')
+SECTION_CHECKS = {
+    'attach': _Checker.attach,
+    'axis': _Checker.axis,
+    'inertial': _Checker.inertial,
+    'visual': lambda checker, items, frames: checker.geometry_items('visual', items),
+    'collision': lambda checker, items, frames: checker.geometry_items('collision', items),
+    'frames': _Checker.frames,
+    'slots': _Checker.slots,
+    'propeller': _Checker.propeller,
+    'echosounder': _Checker.echosounder,
+    'hydrodynamics': _Checker.hydrodynamics,
+}
 
 
 # -- provenance --------------------------------------------------------------------------------
 
 def unsourced_facts(data, path=(), covered=False) -> list[tuple]:
-    """Paths of numbers in part data with no ``<key>_source`` / ``<key>_unverified`` on the
-    key itself or on an enclosing key. Colours are not facts."""
+    """
+    Return the paths of numbers in part data with no source note.
+
+    A ``<key>_source`` / ``<key>_unverified`` note on the key itself or on an enclosing key
+    covers it. Colours are not facts.
+    """
     found = []
     if isinstance(data, dict):
         for key, value in data.items():

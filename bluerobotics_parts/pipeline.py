@@ -1,98 +1,81 @@
-"""Config -> URDF with manifest, checked: the one path every entry point takes.
+"""
+Config -> checked URDF with its record: the one path every command and the API take.
 
-Order matters for the messages users see: the strict loader first (syntax, duplicate keys,
-value types, with lines), then unknown keys (so a typo is named as such, not as a missing
-key), then the user's part files, then the xacro expansion, then the manifest check.
+The config is read once (config.py: its shape, every problem at once), resolved once
+(resolution.py: the rules of seed 000, every problem at once), and, when nothing is wrong,
+written once as an XML tree (urdf_writer.py). The result carries the tree, its text and the
+record, so later steps (Gazebo composition, bridge, vehicle model, export) need not parse or
+resolve anything again. No xacro runs here: ``xacro urdf/assembly.xacro`` is the standalone
+resolver, held equal to this by test/test_differential.py.
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-import re
-import tempfile
+from xml.etree.ElementTree import Element
 
-import yaml
+from .catalogue import Catalogue
+from .config import as_config, check_vehicle_name, Config
+from .errors import AssemblyError
+from .record import AssemblyRecord
+from .resolution import Resolution, resolve
+from .urdf_writer import urdf_text, urdf_tree
 
-from . import catalogue as catalogue_module
-from . import resolve as resolve_module
-from .assembly import as_config, key_problems, manifest_problems
-from .config import Config, name_problem
-from .errors import AssemblyError, ConfigError, ResolveError
-from .manifest import Manifest, parse_urdf, read
+__all__ = ['Resolved', 'check_vehicle_name', 'resolve_config']
 
 
 @dataclass(frozen=True)
 class Resolved:
-    """A checked resolution: the config, the URDF text (ROS description with the manifest,
-    no Gazebo blocks), and the manifest read from it."""
+    """
+    A checked resolution: the config, the resolution, and the URDF.
+
+    The URDF as a tree and as text: the ROS description with the record, no Gazebo blocks.
+    """
 
     config: Config
+    resolution: Resolution
+    tree: Element
     urdf: str
-    manifest: Manifest
+
+    @property
+    def record(self) -> AssemblyRecord:
+        return self.resolution.record
+
+    @property
+    def manifest(self) -> AssemblyRecord:
+        """Return the record (its former name, for code written before the rename)."""
+        return self.resolution.record
 
     @property
     def name(self) -> str:
-        return self.manifest.robot_name
+        return self.resolution.name
 
-    def catalogue(self) -> catalogue_module.Catalogue:
-        return catalogue_module.catalogue([path for _, path in self.manifest.part_files])
-
-
-def check_vehicle_name(name: str) -> str:
-    """``name`` if it can be a vehicle name (ROS namespace, TF prefix, Gazebo model name)."""
-    problem = name_problem(name)
-    if problem:
-        raise ConfigError(f'vehicle name {name!r} cannot be a ROS namespace: {problem}')
-    return name
+    def catalogue(self) -> Catalogue:
+        """Return the part data the config was resolved with (user part files included)."""
+        return self.resolution.catalogue
 
 
 def resolve_config(config, name: str | None = None) -> Resolved:
-    """Load (if given a path), check and resolve a config. Raises ConfigError (file:line) or
-    AssemblyError (every problem)."""
-    config = as_config(config)
+    """
+    Read (if given a path), resolve and write a config.
+
+    Raise AssemblyError listing every problem, in line order, each with file:line where there
+    is a file.
+
+    ``config``: a path, a Config, a dict, or None (the shipped BlueBoat); ``name``
+    overrides the vehicle name.
+    """
     if name is not None:
         check_vehicle_name(name)
-    found = key_problems(config)
+    config = as_config(config)
+    resolution = resolve(config, name)
+    found = resolution.sorted_problems()
     if found:
         raise AssemblyError(found)
-    catalogue_module.catalogue(config.part_files)  # a bad part file is named with its line
-    with _config_file(config) as path:
-        try:
-            urdf = resolve_module.resolve(path, name)
-        except ResolveError as error:
-            raise _located(config, error) from None
-    root = parse_urdf(urdf)
-    manifest = read(root)
-    found = manifest_problems(config, manifest, root)
-    if found:
-        raise AssemblyError(found)
-    return Resolved(config, urdf, manifest)
+    tree = urdf_tree(resolution)
+    return Resolved(config, resolution, tree, urdf_text(tree))
 
 
-@contextmanager
-def _config_file(config: Config):
-    """The config as a file xacro can read: the file it was loaded from, or a temporary copy
-    of a config built or changed in Python (part file paths made absolute first)."""
-    if config.from_file:
-        yield Path(config.file)
-        return
-    data = dict(config.data)
-    if data.get('part_files'):
-        data['part_files'] = [str(p) for p in config.part_files]
-    with tempfile.TemporaryDirectory(prefix='bluerobotics_parts_') as folder:
-        path = Path(folder) / 'config.yaml'
-        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding='utf-8')
-        yield path
-
-
-_ENTRY = re.compile(r'\b(parts|slots) entry #(\d+)')
-
-
-def _located(config: Config, error: ResolveError) -> ConfigError:
-    """Point a resolver message at the config line of the entry it names."""
-    match = _ENTRY.search(error.message)
-    line = config.line((match.group(1), int(match.group(2)) - 1)) if match else None
-    file = None if config.file.startswith('<') else config.file
-    return ResolveError(error.message, file=file, line=line)
+def config_problems(config) -> list:
+    """Every problem of a config (a path, a Config, a dict), without writing a URDF."""
+    return resolve(as_config(config)).sorted_problems()

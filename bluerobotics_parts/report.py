@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .catalogue import Catalogue
-from .manifest import Manifest
+from .record import AssemblyRecord
 
 
 def catalogue_text(catalogue: Catalogue) -> str:
@@ -26,7 +26,7 @@ def catalogue_text(catalogue: Catalogue) -> str:
     return '\n'.join(lines) + '\n'
 
 
-def tree_text(manifest: Manifest) -> str:
+def tree_text(record: AssemblyRecord) -> str:
     """The resolved assembly as an indented tree: each instance with its type, each slot
     with its occupant or ``(empty)``, free placements under their parent."""
     lines = []
@@ -34,25 +34,25 @@ def tree_text(manifest: Manifest) -> str:
     def instance(part, indent, via):
         lines.append(f'{indent}{via}{part.name} ({part.type})')
         child_indent = indent + '    '
-        for slot in manifest.slots_of(part.name):
-            occupant = manifest.occupant(part.name, slot.name)
+        for slot in record.slots_of(part.name):
+            occupant = record.occupant(part.name, slot.name)
             if occupant is None:
                 lines.append(f'{child_indent}[{slot.name}] (empty)')
             else:
                 instance(occupant, child_indent, f'[{slot.name}] ')
-        for frame in manifest.frames_of(part.name):
+        for frame in record.frames_of(part.name):
             lines.append(f'{child_indent}<frame {frame.name}>')
         for placed in placements.get(part.name, []):
             instance(placed, child_indent, f'placed on {placed.parent}: ')
 
     # Free placements hang under the instance owning their parent link.
-    owner = {p.name: p.name for p in manifest.parts}
-    owner.update({s.link: s.of for s in manifest.slots})
-    owner.update({f.link: f.of for f in manifest.frames})
+    owner = {p.name: p.name for p in record.parts}
+    owner.update({s.link: s.of for s in record.slots})
+    owner.update({f.link: f.of for f in record.frames})
     placements: dict = {}
-    for part in manifest.parts:
+    for part in record.parts:
         if part.is_placement:
-            placements.setdefault(owner.get(part.parent, manifest.base.name), []).append(part)
-    lines.append(f'vehicle {manifest.robot_name}')
-    instance(manifest.base, '', '')
+            placements.setdefault(owner.get(part.parent, record.base.name), []).append(part)
+    lines.append(f'vehicle {record.robot_name}')
+    instance(record.base, '', '')
     return '\n'.join(lines) + '\n'

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .catalogue import Catalogue
 from .errors import BlueRoboticsPartsError
-from .manifest import Manifest
+from .record import AssemblyRecord
 from .pipeline import check_vehicle_name
 
 CLOCK_TOPIC = '/clock'
@@ -58,8 +58,8 @@ class EchosounderTopics:
 class VehicleTopics:
     name: str
     root_link: str
-    thrusters: tuple  # of ThrusterTopics, manifest order
-    echosounders: tuple  # of EchosounderTopics, manifest order
+    thrusters: tuple  # of ThrusterTopics, record order
+    echosounders: tuple  # of EchosounderTopics, record order
     gz_joint_state_topic: str
     ros_joint_state_topic: str
     gz_odometry_topic: str
@@ -79,13 +79,13 @@ def frame_id(name: str, link: str) -> str:
     return f'{name}/{link}'
 
 
-def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
+def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
                    name: str | None = None) -> VehicleTopics:
-    """The names for the vehicle recorded in ``manifest``; ``name`` defaults to the URDF's
+    """The names for the vehicle recorded in ``record``; ``name`` defaults to the URDF's
     robot name. Raises ConfigError for a name that cannot be a ROS namespace."""
-    name = check_vehicle_name(manifest.robot_name if name is None else name)
+    name = check_vehicle_name(record.robot_name if name is None else name)
     thrusters, echosounders = [], []
-    for part in manifest.parts:
+    for part in record.parts:
         data = _part_type(catalogue, part)
         if data.propeller is not None:
             if part.is_base:
@@ -98,10 +98,10 @@ def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
                                             topic, gz_topic, gz_topic))
         echo = data.echosounder
         if echo is not None:
-            link = next((f.link for f in manifest.frames_of(part.name) if f.name == echo.frame),
+            link = next((f.link for f in record.frames_of(part.name) if f.name == echo.frame),
                         None)
             if link is None:
-                recorded = ', '.join(f.name for f in manifest.frames_of(part.name)) or 'none'
+                recorded = ', '.join(f.name for f in record.frames_of(part.name)) or 'none'
                 raise BlueRoboticsPartsError(
                     f'echosounder {part.name} ({part.type}) has its beam on frame '
                     f'{echo.frame!r}, but the URDF records no such frame of {part.name}; '
@@ -110,7 +110,7 @@ def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
             echosounders.append(EchosounderTopics(part.name, part.type, link,
                                                   frame_id(name, link), scan, scan,
                                                   f'/{name}/{part.name}/range'))
-    root = manifest.base.name
+    root = record.base.name
     return VehicleTopics(
         name=name, root_link=root, thrusters=tuple(thrusters), echosounders=tuple(echosounders),
         gz_joint_state_topic=f'/model/{name}/joint_state',

@@ -1,7 +1,7 @@
 """The vehicle model: a resolved URDF as flat name maps plus topology queries.
 
 Downstream code asks "which joint drives motor_port?", "which part carries ping_beam?", "what
-lies between the mount and the beam?". This answers from the URDF and its assembly manifest
+lies between the mount and the beam?". This answers from the URDF and its assembly record
 alone (nothing re-resolves a config), with every value a float in SI units, and one exception
 type per way a query can fail, so a caller walking up the tree can tell "this is the root"
 (NoParentJoint) from "no such link" (UnknownLink).
@@ -24,7 +24,7 @@ import math
 from xml.etree import ElementTree
 
 from . import catalogue as part_catalogue
-from . import manifest as assembly_manifest
+from . import record as assembly_record
 from .urdf_tree import floats, require_link, tree, unique
 from .vehicle_errors import (NoParentJoint, NotAnAncestor, slot_key, UnknownJoint,  # noqa: F401
                              UnknownLink, UnknownPart, UnknownSlot, VehicleError)
@@ -88,7 +88,7 @@ class Actuator:
     diameter: float  # m
     max_thrust: float  # N
     min_thrust: float  # N (negative: reverse)
-    thrust_coefficient: float
+    thrust_coefficient: float  # the gz Thruster's: the part's Kt, + for cw, - for ccw
     max_angular_velocity: float | None  # rad/s at max_thrust (the part data's rpm, in SI)
 
 
@@ -122,9 +122,18 @@ class Vehicle:
 
     @classmethod
     def from_urdf(cls, urdf: str | bytes) -> 'Vehicle':
-        """Build the model from resolved URDF text (with its manifest). Raises VehicleError
-        when the links and joints are not one tree; ManifestError without a manifest."""
-        return _build(assembly_manifest.parse_urdf(urdf))
+        """Build the model from resolved URDF text (with its record). Raises VehicleError
+        when the links and joints are not one tree; RecordError without a record."""
+        robot = assembly_record.parse_urdf(urdf)
+        record = assembly_record.read(robot)
+        return _build(robot, record, part_catalogue.catalogue(
+            [path for _, path in record.part_files]))
+
+    @classmethod
+    def from_tree(cls, robot: ElementTree.Element, record, catalogue) -> 'Vehicle':
+        """Build the model from a URDF tree already parsed (or written), its record and the
+        part catalogue it was resolved with: nothing is read again."""
+        return _build(robot, record, catalogue)
 
     def __repr__(self) -> str:
         return (f'<Vehicle {self.name}: {len(self.links)} links, {len(self.joints)} joints, '
@@ -205,7 +214,7 @@ class Vehicle:
         return None if occupant is None else self.parts[occupant]
 
     def slots_of(self, instance: str) -> list[Slot]:
-        """The slots a part instance carries, filled or not, in manifest order."""
+        """The slots a part instance carries, filled or not, in record order."""
         self.part(instance)
         return [slot for slot in self.slots.values() if slot.of == instance]
 
@@ -223,49 +232,47 @@ def _get(mapping: dict, key: str, error):
     raise error()
 
 
-def _build(robot: ElementTree.Element) -> Vehicle:
+def _build(robot: ElementTree.Element, recorded, catalogue) -> Vehicle:
     link_elements = unique(robot.findall('link'), 'link')
     joints = {name: _joint(element) for name, element in
               unique(robot.findall('joint'), 'joint').items()}
     root, order = tree(link_elements, joints)
-    manifest = assembly_manifest.read(robot)
     parent_joint = {joint.child: joint.name for joint in joints.values()}
     children = {name: [] for name in link_elements}
     for joint in joints.values():
         children[joint.parent].append(joint.name)
 
-    for record in manifest.parts:
+    for record in recorded.parts:
         require_link(record.name, link_elements, f'part {record.name}')
     parts = {r.name: Part(r.name, r.type, r.parent or None, r.of or None, r.slot or None, r.name,
-                          parent_joint.get(r.name)) for r in manifest.parts}
-    for record in manifest.slots + manifest.frames:
-        require_link(record.link, link_elements, f"the manifest's {record.name} of {record.of}")
+                          parent_joint.get(r.name)) for r in recorded.parts}
+    for record in recorded.slots + recorded.frames:
+        require_link(record.link, link_elements, f"the record's {record.name} of {record.of}")
         if record.of not in parts:
-            raise VehicleError(f'the manifest records {record.name} of {record.of!r}, which is '
+            raise VehicleError(f'the record has {record.name} of {record.of!r}, which is '
                                'not a recorded part instance')
-    occupants = {slot_key(r.of, r.slot): r.name for r in manifest.parts if r.slot}
+    occupants = {slot_key(r.of, r.slot): r.name for r in recorded.parts if r.slot}
     slots = {slot_key(r.of, r.name): Slot(slot_key(r.of, r.name), r.of, r.name, r.link,
                                           occupants.get(slot_key(r.of, r.name)))
-             for r in manifest.slots}
+             for r in recorded.slots}
 
-    owner = {record.link: record.of for record in manifest.slots + manifest.frames}
+    owner = {record.link: record.of for record in recorded.slots + recorded.frames}
     owner.update((name, name) for name in parts)
     links = {}
     for name in order:  # parents first, so a link nobody claims inherits its parent's part
         joint = parent_joint.get(name)
         part = owner.get(name) or (links[joints[joint].parent].part if joint else
-                                   manifest.base.name)
+                                   recorded.base.name)
         links[name] = _link(link_elements[name], joint, tuple(children[name]), part)
     ordered_joints = {links[name].parent_joint: joints[links[name].parent_joint]
                       for name in order[1:]}
-    actuators, sensors = _devices(manifest, parts)
-    return Vehicle(manifest.robot_name or robot.get('name', ''), root, links, ordered_joints,
+    actuators, sensors = _devices(recorded, parts, catalogue)
+    return Vehicle(recorded.robot_name or robot.get('name', ''), root, links, ordered_joints,
                    parts, slots, actuators, sensors)
 
 
-def _devices(manifest, parts: dict) -> tuple[dict, dict]:
+def _devices(recorded, parts: dict, catalogue) -> tuple[dict, dict]:
     """Actuators and sensors from the part data of each fitted instance (user parts too)."""
-    catalogue = part_catalogue.catalogue([path for _, path in manifest.part_files])
     actuators, sensors = {}, {}
     for part in parts.values():
         if part.type not in catalogue:
@@ -275,14 +282,14 @@ def _devices(manifest, parts: dict) -> tuple[dict, dict]:
         if (propeller := data.propeller) is not None:
             actuators[part.name] = Actuator(
                 part.name, part.joint, part.type, propeller.rotation, propeller.diameter,
-                propeller.max_thrust, propeller.min_thrust, propeller.thrust_coefficient,
+                propeller.max_thrust, propeller.min_thrust, propeller.signed_thrust_coefficient,
                 None if propeller.max_rpm is None else propeller.max_rpm * 2.0 * math.pi / 60.0)
         if (echo := data.echosounder) is not None:
-            frame = next((f.link for f in manifest.frames_of(part.name) if f.name == echo.frame),
+            frame = next((f.link for f in recorded.frames_of(part.name) if f.name == echo.frame),
                          None)
             if frame is None:
-                raise VehicleError(f'echosounder {part.name} ({part.type}): the manifest records '
-                                   f'no frame {echo.frame!r} of it')
+                raise VehicleError(f'echosounder {part.name} ({part.type}): the record has no '
+                                   f'frame {echo.frame!r} of it')
             sensors[part.name] = Sensor(part.name, part.type, part.link, frame, echo.beam_width,
                                         echo.range_min, echo.range_max, echo.update_rate,
                                         echo.frequency, echo.samples)

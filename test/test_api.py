@@ -1,6 +1,10 @@
-"""The Python assembly API (bluerobotics_parts.api.Assembly): every method, every early error
-(with the wording the config path gives for the same mistake), the dict / YAML round trips,
-build() equal to the YAML path, and large and deep assemblies."""
+"""
+The Python assembly API (bluerobotics_parts.api.Assembly).
+
+Every method, every early error (the very problems the config path gives for the same data:
+both come from the one resolution), the dict / YAML round trips, build() equal to the YAML
+path, the Gazebo composition, and large and deep assemblies.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,7 @@ from bluerobotics_parts import catalogue
 from bluerobotics_parts import config as config_module
 from bluerobotics_parts import paths
 from bluerobotics_parts.api import Assembly
-from bluerobotics_parts.errors import (AssemblyError, BlueRoboticsPartsError, ConfigError,
-                                       ResolveError)
+from bluerobotics_parts.errors import AssemblyError, BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.pipeline import resolve_config
 from conftest import REPO, run, SHIPPED_CONFIGS, tool, Urdf, xacro_cli
 import numpy
@@ -20,17 +23,17 @@ FLAG_SLOT = {'accepts': ['blueboat_flag'], 'default': 'blueboat_flag'}
 
 
 def resolver_error(data: dict) -> BlueRoboticsPartsError:
-    """What the config path (loader, resolver, check) raises for the same config data."""
+    """Return what the config path (loader, resolution) raises for the same data."""
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        resolve_config(config_module.from_dict(data))
+        resolve_config(config_module.config_of_data(data))
     return caught.value
 
 
 def assert_same_as_resolver(api_error: ConfigError, data: dict) -> None:
-    """An early API error reads exactly like the resolver's message for the same data."""
+    """Assert an early API error lists exactly what the config path lists for the data."""
     expected = resolver_error(data)
-    assert isinstance(expected, ResolveError)
-    assert expected.message == 'ASSEMBLY ERROR: ' + str(api_error)
+    assert isinstance(expected, AssemblyError) and isinstance(api_error, AssemblyError)
+    assert [str(p) for p in api_error.problems] == [str(p) for p in expected.problems]
 
 
 @pytest.fixture(scope='module')
@@ -288,14 +291,18 @@ def test_a_type_the_slot_does_not_accept():
 
 def test_a_slot_that_becomes_known_later_is_checked_then():
     boat = Assembly().fit('tip', 'ping_singlebeam', of='mast')  # mast not fitted yet: allowed
-    boat.fit('mast', 'blueboat_antenna_mast')
+    with pytest.raises(AssemblyError) as caught:  # now mast is known, and it has no slot tip
+        boat.fit('mast', 'blueboat_antenna_mast')
+    assert str(caught.value) == ('parts entry #1 (slot tip): mast (blueboat_antenna_mast) has '
+                                 "no slot 'tip'; its slots: (none)")
+    boat.add_slot('mast', 'tip', accepts=['blueboat_flag'])  # on mast, not there yet: allowed
     with pytest.raises(ConfigError) as caught:
-        boat.add_slot('mast', 'tip', accepts=['blueboat_flag'])
+        boat.fit('mast', 'blueboat_antenna_mast')
     assert str(caught.value).startswith('parts entry #1 (slot tip): slot tip of mast '
                                         '(blueboat_antenna_mast) does not accept ping_singlebeam')
-    assert_same_as_resolver(caught.value, {**boat.to_dict(), 'slots': [
-        {'of': 'mast', 'name': 'tip', 'accepts': ['blueboat_flag']}]})
-    assert 'slots' not in boat.to_dict()
+    assert_same_as_resolver(caught.value, {**boat.to_dict(), 'parts': boat.to_dict()['parts'] + [
+        {'slot': 'mast', 'type': 'blueboat_antenna_mast'}]})
+    assert len(boat.to_dict()['parts']) == 1
 
 
 def test_a_slot_configured_twice():
@@ -345,8 +352,12 @@ def test_an_ad_hoc_slot_that_the_part_already_has():
 
 def test_a_cycle_of_names_is_refused_before_the_resolver_could_recurse_forever():
     boat = Assembly().add_slot('base_link', 'a', **FLAG_SLOT)
-    with pytest.raises(AssemblyError, match='2 instances are named a'):
+    with pytest.raises(AssemblyError) as caught:
         boat.add_slot('a', 'a', **FLAG_SLOT)  # a's slot a would hold another a, and so on
+    assert str(caught.value) == (
+        'slot a of a would hold an instance named a, a name an instance above it already has '
+        '(base_link > a > a): instance names must be unique, and a part cannot contain itself; '
+        'give the occupant another name: or the slot another default')
 
 
 @pytest.mark.parametrize('call, message', [
@@ -385,14 +396,81 @@ def test_from_dict_refuses_unknown_keys_with_the_valid_ones():
                                         'keys: slot, of, type, name')
 
 
-def test_mistakes_only_the_resolver_sees_fail_at_build():
+def test_references_to_instances_not_there_yet_fail_at_build():
     boat = Assembly().fit('tip', 'blueboat_flag', of='mast')  # no instance mast (yet)
-    with pytest.raises(AssemblyError, match='parts entry #1 \\(slot tip\\): of: mast matches no '
-                                            'fitted instance'):
+    boat.place('blueboat_flag', 'pennant', parent='mast_top')  # nor its frame link
+    with pytest.raises(AssemblyError) as caught:
         boat.build()
-    boat = Assembly().fit('bow', 'blueboat_flag')  # the chassis has no slot bow
-    with pytest.raises(ResolveError, match="base_link \\(blueboat_chassis\\) has no slot 'bow'"):
-        boat.build()
+    assert [str(p) for p in caught.value.problems] == [
+        'parts entry #1 (slot tip): of: mast matches no fitted instance; instances: '
+        'base_link, battery_port, battery_stbd, flag, motor_port, motor_stbd, pennant, ping, '
+        'ping_mount',
+        'parts entry #2 (pennant): parent: mast_top matches no link; instances: base_link, '
+        'battery_port, battery_stbd, flag, motor_port, motor_stbd, pennant, ping, ping_mount '
+        '(slot and frame links such as base_link_mast or mast_top work too)']
+
+
+def test_an_unknown_slot_on_a_known_instance_fails_at_the_call():
+    boat = Assembly()
+    with pytest.raises(AssemblyError) as caught:
+        boat.fit('motorport', 't200_thruster_ccw')
+    assert str(caught.value) == (
+        "parts entry #1 (slot motorport): base_link (blueboat_chassis) has no slot 'motorport'; "
+        'its slots: battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, payload, '
+        'ping_mount')
+    assert boat == Assembly()
+    with pytest.raises(AssemblyError, match='ping_mount \\(blueboat_ping_singlebeam_mount\\) has '
+                                            "no slot 'pingg'; its slots: ping"):
+        boat.empty('pingg', of='ping_mount')
+
+
+def test_fit_of_none_explains_the_word_none():
+    with pytest.raises(ConfigError) as caught:
+        Assembly().fit('mast', None)
+    assert str(caught.value) == ("fit('mast', None): the type is a part type, or the word 'none' "
+                                 "to leave the slot empty (as empty('mast') does)")
+
+
+def test_remove_of_a_default_occupant_says_how_to_empty_its_slot():
+    with pytest.raises(ConfigError) as caught:
+        Assembly().remove('ping')
+    assert str(caught.value) == (
+        'ping is not an entry of this assembly but the default occupant of slot ping of '
+        "ping_mount: empty('ping', of='ping_mount') leaves that slot empty (or "
+        "empty('ping_mount') to remove ping_mount with what it holds)")
+    with pytest.raises(ConfigError, match='default occupant of slot flag of base_link: '
+                                          "empty\\('flag'\\) leaves that slot empty$"):
+        Assembly().remove('flag')
+
+
+def test_add_slot_defaults_of_to_the_base_as_the_yaml_does():
+    boat = Assembly().add_slot(name='bow', xyz=[0.5, 0, 0.1], **FLAG_SLOT)
+    assert boat.to_dict() == {'slots': [{'name': 'bow', 'xyz': [0.5, 0, 0.1], **FLAG_SLOT}]}
+    assert Urdf(boat.build()).parent_of['base_link_bow'] == 'base_link'
+    boat.remove_slot(name='bow')
+    assert boat == Assembly()
+    with pytest.raises(ConfigError, match='add_slot needs name='):
+        Assembly().add_slot(xyz=[0, 0, 1])
+
+
+def test_an_assembly_gives_the_gazebo_composition_too():
+    result = Assembly(name='boat2').fit('motor_port', 't200_thruster_ccw').build_gazebo('ionic')
+    assert result.name == 'boat2' and result.gz_release == 'ionic'
+    assert 'gz::sim::systems::Thruster' in result.urdf
+    assert '<frame_id>boat2/ping_beam</frame_id>' in result.urdf
+    assert '/boat2/motor_port/thrust' in result.bridge_yaml
+    assert result.vehicle.parts['motor_port'].type == 't200_thruster_ccw'
+
+
+def test_the_vehicle_model_and_the_thruster_plugin_give_the_same_coefficient():
+    result = Assembly().build_gazebo()
+    plugins = {p.find('joint_name').text: float(p.find('thrust_coefficient').text)
+               for p in Urdf(result.urdf).root.iter('plugin')
+               if p.get('name') == 'gz::sim::systems::Thruster'}
+    for name, actuator in result.vehicle.actuators.items():
+        assert actuator.thrust_coefficient == plugins[actuator.joint], name
+    assert result.vehicle.actuators['motor_port'].thrust_coefficient < 0  # ccw
+    assert result.vehicle.actuators['motor_stbd'].thrust_coefficient > 0  # cw
 
 
 # -- round trips and builds ----------------------------------------------------------------------
@@ -484,9 +562,9 @@ def test_from_yaml_locates_early_errors_where_the_config_path_does(tmp_path):
         Assembly.from_yaml(path)
     assert str(caught.value).startswith(f'{path}:3: parts entry #2 (slot payload): slot payload '
                                         'of base_link (blueboat_chassis) does not accept')
-    with pytest.raises(ResolveError) as resolved:
+    with pytest.raises(ConfigError) as resolved:
         resolve_config(path)
-    assert str(resolved.value) == str(caught.value).replace(': ', ': ASSEMBLY ERROR: ', 1)
+    assert str(resolved.value) == str(caught.value)
 
 
 def test_from_yaml_locates_a_duplicate_name_as_the_check_does(tmp_path):

@@ -1,4 +1,4 @@
-"""bluerobotics_parts.assembly: what the expansion cannot see, caught from config + manifest."""
+"""bluerobotics_parts.assembly: a config's problems, and a URDF's record against it."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ def test_a_clean_config_has_no_problems(tmp_path):
     assembly.check(config, urdf)  # does not raise
 
 
-def test_manifest_is_read_from_the_urdf(default_urdf):
-    manifest = assembly.read_manifest(default_urdf)
-    assert manifest.base.name == 'base_link' and manifest.base.type == 'blueboat_chassis'
-    assert manifest.occupant('ping_mount', 'ping').type == 'ping_singlebeam'
-    assert [s.name for s in manifest.slots_of('ping_mount')] == ['ping']
-    assert manifest.occupant('base_link', 'mast') is None
+def test_the_record_is_read_from_the_urdf(default_urdf):
+    record = assembly.read_record(default_urdf)
+    assert record.base.name == 'base_link' and record.base.type == 'blueboat_chassis'
+    assert record.occupant('ping_mount', 'ping').type == 'ping_singlebeam'
+    assert [s.name for s in record.slots_of('ping_mount')] == ['ping']
+    assert record.occupant('base_link', 'mast') is None
 
 
 def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
@@ -50,8 +50,8 @@ def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
 def test_entry_whose_slot_is_not_on_that_instance(tmp_path, default_urdf):
     config = located(tmp_path, 'parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n')
     found = messages(assembly.problems(config, default_urdf))
-    assert found == [f'{config.file}:2: parts entry #1 (slot pingg): ping_mount has no slot '
-                     "'pingg'; its slots: ping"]
+    assert found == [f'{config.file}:2: parts entry #1 (slot pingg): ping_mount '
+                     "(blueboat_ping_singlebeam_mount) has no slot 'pingg'; its slots: ping"]
 
 
 def test_entry_inside_a_subtree_that_is_not_fitted(tmp_path):

@@ -101,7 +101,7 @@ def test_summary_without_sensors(tmp_path):
     config = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n'
                                     '  - {slot: motor_port, type: t200_thruster_ccw}\n')
     result = build(config)
-    text = summary(result, [tmp_path / URDF_FILE])
+    text = summary(result, [tmp_path / URDF_FILE], 'sha256:' + '0' * 64)
     assert '\nsensors: none\n' in text
     assert '  motor_port: t200_thruster_ccw\n' in text
     assert f'total mass: {result.vehicle.total_mass:.2f} kg\n' in text

@@ -94,7 +94,7 @@ def test_check_assembly_ok_and_problems(tmp_path):
         f'error: {bad}:3: parts entry #1 (slot mast): the config fits none but the URDF has '
         'blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this config',
         f'error: {bad}:4: parts entry #2 (slot x): of: nobody matches no fitted instance; '
-        'instances: base_link, battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, ping, ping_mount',
+        'instances: base_link, battery_port, battery_stbd, flag, motor_port, motor_stbd, ping, ping_mount',
     ]
 
 

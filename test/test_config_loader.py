@@ -1,5 +1,7 @@
-"""The strict config loader: shapes, value types, duplicate keys, and file:line in every
-message."""
+"""
+The strict config loader (shapes, value types, duplicate keys) and the rules of the
+resolution after it: file:line in every message, every problem at once.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ import pytest
 
 
 def load_error(tmp_path, text: str) -> str:
+    """The message of the whole path (loader, then resolution) for a config file."""
+    from bluerobotics_parts.pipeline import resolve_config
+
     path = write_config(tmp_path, text, 'my_boat.yaml')
     with pytest.raises(ConfigError) as caught:
-        config_module.load(path)
+        resolve_config(path)
     return str(caught.value).replace(str(path), 'my_boat.yaml')
 
 
@@ -85,9 +90,11 @@ def test_vectors_accept_lists_and_strings(tmp_path):
 parts:
   - {type: blueboat_flag, name: a, xyz: [1, 2.5, -3], rpy: "0 0 1.5"}
 """))
+    from bluerobotics_parts import vectors
+
     entry = config.entries[0]
-    assert config_module.parse_vector(entry['xyz']) == [1.0, 2.5, -3.0]
-    assert config_module.parse_vector(entry['rpy']) == [0.0, 0.0, 1.5]
+    assert vectors.parse(entry['xyz']) == vectors.Vector((1.0, 2.5, -3.0), '1 2.5 -3')
+    assert vectors.parse(entry['rpy']) == vectors.Vector((0.0, 0.0, 1.5), '0 0 1.5')
 
 
 def test_line_of_every_item_is_known(tmp_path):
@@ -104,8 +111,9 @@ parts:
 
 
 def test_from_dict_checks_the_same_rules():
-    with pytest.raises(ConfigError, match='parts entry #1 \\(slot mast\\) needs type:'):
-        config_module.from_dict({'parts': [{'slot': 'mast'}]})
+    with pytest.raises(ConfigError, match='parts entry #1 \\(slot mast\\): type must be a '
+                                          'non-empty string, not a number'):
+        config_module.from_dict({'parts': [{'slot': 'mast', 'type': 3}]})
     assert config_module.from_dict({'name': 'b2'}).name == 'b2'
 
 

@@ -20,7 +20,7 @@ THRUSTER = 'gz::sim::systems::Thruster'
 def compose(config, name=None, version='harmonic'):
     resolved = resolve_config(config, name=name)
     return gazebo.compose(resolved.urdf, resolved.manifest, resolved.catalogue(), resolved.name,
-                          gazebo.flavour(version))
+                          gazebo.gz_release(version))
 
 
 def plugins(root, name):
@@ -39,17 +39,17 @@ def default():
 
 # -- releases ------------------------------------------------------------------------------------
 
-def test_flavours_name_the_sensor_frame_tag():
-    assert gazebo.flavour().name == 'harmonic'
-    assert gazebo.flavour('harmonic').sensor_frame_tag == 'gz_frame_id'
-    assert gazebo.flavour('Ionic').sensor_frame_tag == 'frame_id'
-    assert gazebo.flavour('jetty').sensor_frame_tag == 'frame_id'
+def test_gz_releases_name_the_sensor_frame_tag():
+    assert gazebo.gz_release().name == 'harmonic'
+    assert gazebo.gz_release('harmonic').sensor_frame_tag == 'gz_frame_id'
+    assert gazebo.gz_release('Ionic').sensor_frame_tag == 'frame_id'
+    assert gazebo.gz_release('jetty').sensor_frame_tag == 'frame_id'
 
 
 @pytest.mark.parametrize('bad', ['fortress', 'garden', '', 'harmonic2'])
 def test_an_unknown_release_lists_the_valid_ones(bad):
     with pytest.raises(ConfigError) as caught:
-        gazebo.flavour(bad)
+        gazebo.gz_release(bad)
     assert repr(bad) in str(caught.value)
     assert 'valid: harmonic, ionic, jetty' in str(caught.value)
 
@@ -220,7 +220,7 @@ def test_a_urdf_without_its_end_is_refused():
     broken = resolved.urdf.replace('</robot>', '')
     with pytest.raises(BlueRoboticsPartsError):
         gazebo.compose(broken, resolved.manifest, resolved.catalogue(), 'blueboat',
-                       gazebo.flavour())
+                       gazebo.gz_release())
 
 
 # -- the hydrodynamics section of part data ------------------------------------------------------

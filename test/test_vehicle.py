@@ -8,7 +8,7 @@ import math
 
 from bluerobotics_parts.catalogue import catalogue
 from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.resolve import resolve
+from bluerobotics_parts.pipeline import resolve_config
 from bluerobotics_parts.vehicle import (NoParentJoint, NotAnAncestor, UnknownJoint, UnknownLink,
                                         UnknownPart, UnknownSlot, Vehicle, VehicleError)
 import pytest
@@ -50,12 +50,12 @@ def _resolve(folder, text, files=()):
         (folder / name).write_text(content)
     config = folder / 'config.yaml'
     config.write_text(text)
-    return resolve(config)
+    return resolve_config(config).urdf
 
 
 @pytest.fixture(scope='module')
 def default_urdf():
-    return resolve()
+    return resolve_config(None).urdf
 
 
 @pytest.fixture(scope='module')
