@@ -193,7 +193,8 @@ class _Resolver:
         self.broken = set(config.broken)  # paths of items skipped (a problem of their own)
         self.unsure = set()  # instance names a skipped item might have created
         self.unsure_slots = set()  # (instance, slot) a skipped ad hoc slot might declare
-        self.types_unsure = False  # a part file failed to load: its types are unknown
+        self.types_unsure = False  # a part file failed to load and its type is not known
+        self.unsure_types = set()  # types of part files that failed to load
         self.walked = False
 
     def run(self) -> Resolution:
@@ -210,7 +211,10 @@ class _Resolver:
                            for i in self.part_file_indexes]
         for user in self.user_parts:
             result.problems.extend(user.problems)
-            self.types_unsure |= user.part is None
+            if user.part is None and isinstance(user.type, str):
+                self.unsure_types.add(user.type)
+            elif user.part is None:
+                self.types_unsure = True
         self.types_unsure |= any(path[0] == 'part_files' for path in self.broken)
         self.validate()
         if ('base',) not in self.broken:
@@ -335,7 +339,7 @@ class _Resolver:
         for path, where, type_name, none_ok, item in named:
             if type_name in catalogue:
                 continue
-            if not self.types_unsure:
+            if not self.types_unsure and type_name not in self.unsure_types:
                 self.problem(path, f'unknown part type {type_name!r} in {where}; known types: '
                              f"{known}{', or none for an empty slot' if none_ok else ''}",
                              rule='unknown-type')
@@ -560,6 +564,10 @@ class _Resolver:
             found += name_problems(config, self.result.record)
         self.result.problems.extend(found)
 
+    def maybe_link(self, link: str) -> bool:
+        """Return whether a link might exist but for a skipped item (or its slot, frame)."""
+        return any(link == name or link.startswith(f'{name}_') for name in self.unsure)
+
     def reference_problems(self) -> list[Problem]:
         """Entries and ad hoc slots whose of:, placements whose parent:, match nothing."""
         config, base = self.config, self.base_name
@@ -571,7 +579,7 @@ class _Resolver:
         for section, index, item in self.sections():
             if section == 'parts' and 'slot' not in item:
                 parent = item.get('parent', base)
-                if parent not in links and parent not in self.unsure:
+                if parent not in links and not self.maybe_link(parent):
                     found.append(config.problem(('parts', index, 'parent'), (
                         f"{entry_label('parts', index, item)}: parent: {parent} matches no "
                         f'link; instances: {listing} (slot and frame links such as '

@@ -1,9 +1,9 @@
 """YAML loading that remembers where things are and refuses duplicate keys.
 
 PyYAML silently keeps the last of two equal keys in a mapping; a config that says
-``type: t200_thruster_ccw`` and later ``type: none`` in one entry is a mistake we report. Every
-value's 1-based line is kept in a map keyed by its path (``("parts", 2, "type")``), so later
-checks can say ``my_boat.yaml:12: ...``.
+``type: t200_thruster_ccw`` and later ``type: none`` in one entry is a mistake we report (every
+repeated key of a document at once). Every value's 1-based line is kept in a map keyed by its
+path (``("parts", 2, "type")``), so later checks can say ``my_boat.yaml:12: ...``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 
 import yaml
 
-from .errors import ConfigError
+from .errors import AssemblyError, ConfigError, Problem
 from .inputs import read_text, YAML_LIMIT
 
 Path_ = tuple  # a path into the document: keys and list indices
@@ -61,11 +61,14 @@ def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     if node is None:
         return LocatedDocument(None, file, lines)
     lines[()] = node.start_mark.line + 1
+    builder = _Builder(file, lines)
     try:
-        data = _Builder(file, lines).construct(node, ())
+        data = builder.construct(node, ())
     except RecursionError:
         raise ConfigError('nested too deeply to be a config', file=file,
                           line=lines[()]) from None
+    if builder.duplicates:  # the document is ambiguous: nothing after this would be reliable
+        raise AssemblyError(builder.duplicates)
     return LocatedDocument(data, file, lines)
 
 
@@ -107,6 +110,7 @@ class _Builder:
         self.lines = lines
         self.count = 0
         self.constructor = _SAFE()  # only its methods are used, never its registry
+        self.duplicates: list[Problem] = []
 
     def construct(self, node, path):
         self.count += 1
@@ -145,10 +149,12 @@ class _Builder:
             key = self.scalar(key_node)
             line = key_node.start_mark.line + 1
             if key in first_seen and first_seen[key] is not None:  # None: merged, overridable
-                raise ConfigError(
+                self.duplicates.append(Problem(
                     f'duplicate key {_show(key)} (first given on line {first_seen[key]}); '
                     'YAML would silently keep only the last one: remove one of them',
-                    file=self.file, line=line)
+                    self.file, line, stage='load', rule='duplicate-key'))
+                self.construct(value_node, path + (key,))  # counted, and checked for tags
+                continue
             first_seen[key] = None if position < merged else line
             self.lines[path + (key,)] = line
             result[key] = self.construct(value_node, path + (key,))
