@@ -54,7 +54,8 @@ def build(config, name: str | None = None, gz_release: str | None = None,
     catalogue = resolved.catalogue()
     record = resolved.record
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
-    composed = gazebo.compose(resolved.urdf, record, catalogue, resolved.name, release)
+    composed = gazebo.compose(resolved.urdf, record, catalogue, resolved.name, release,
+                              root=resolved.tree)
     bridge_text = bridge.bridge_yaml(record, catalogue, resolved.name)
     return Build(resolved, catalogue, vehicle, release.name, composed, bridge_text)
 

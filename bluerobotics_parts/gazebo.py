@@ -92,10 +92,11 @@ def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
 
 
 def compose(urdf_text: str, manifest: Manifest, catalogue: Catalogue, vehicle_name: str,
-            release: GzRelease) -> str:
-    """The URDF with the Gazebo extension blocks appended inside ``<robot>``."""
+            release: GzRelease, root: ElementTree.Element | None = None) -> str:
+    """The URDF with the Gazebo extension blocks appended inside ``<robot>``; ``root`` is
+    the parsed ``urdf_text`` when the caller has it (it is not parsed again)."""
     names = topic_names.vehicle_topics(manifest, catalogue, vehicle_name)
-    root = parse_urdf(urdf_text)
+    root = parse_urdf(urdf_text) if root is None else root
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints) for t in names.thrusters]
     blocks += [echosounder_block(e, catalogue[e.type].echosounder, release)

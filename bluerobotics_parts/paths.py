@@ -59,10 +59,6 @@ def parts_dir() -> Path:
     return share_dir() / 'urdf' / 'parts'
 
 
-def meshes_dir() -> Path:
-    return share_dir() / 'meshes'
-
-
 def config_dir() -> Path:
     return share_dir() / 'config'
 

@@ -215,3 +215,65 @@ def test_check_reads_a_urdf_path_and_names_an_unreadable_one(tmp_path, default_u
     assert assembly.problems({}, path) == []
     path.write_bytes(b'\xff\xfe')
     assert 'cannot read' in messages(assembly.problems({}, Path(path)))[0]
+
+
+def test_every_shipped_urdf_checks_against_its_own_config_only(resolve_text):
+    from conftest import SHIPPED_CONFIGS
+
+    urdfs = {path: resolve_text(path) for path in SHIPPED_CONFIGS}
+    for config in SHIPPED_CONFIGS:
+        for path, urdf in urdfs.items():
+            found = assembly.problems(config, urdf)
+            if path == config:
+                assert found == [], (config, found)
+            else:
+                assert found and all(m.endswith('the URDF was not resolved from this config')
+                                     for m in messages(found)), (config, path, found)
+
+
+def test_an_edited_slot_pose_is_named_at_its_ad_hoc_slot(tmp_path, resolve_text):
+    from conftest import REPO
+
+    config = REPO / 'config' / 'examples' / 'ping_at_bow.yaml'
+    urdf = resolve_text(config).replace('xyz="0.45 0.3615 -0.06"', 'xyz="0.45 0.3615 -0.6"')
+    assert messages(assembly.problems(config, urdf)) == [
+        f'{config}:7: slots entry #1 (bow_ping): xyz is [0.45, 0.3615, -0.06] in the config '
+        "but '0.45 0.3615 -0.6' in the URDF: the URDF was not resolved from this config"]
+
+
+def test_an_edited_pose_from_the_part_data_is_named(default_urdf):
+    from bluerobotics_parts import paths
+
+    urdf = default_urdf.replace('xyz="-0.52 0.301 -0.117"', 'xyz="-0.52 0.301 0.117"')
+    assert messages(assembly.problems(None, urdf)) == [
+        f'{paths.default_config()}: joint base_link_motor_port_joint: xyz is '
+        "'-0.52 0.301 0.117' in the URDF but '-0.52 0.301 -0.117' from the part data: the URDF "
+        'was not resolved from this config']
+
+
+def test_numbers_are_compared_as_numbers(default_urdf):
+    urdf = default_urdf.replace('xyz="-0.52 0.301 -0.117"', 'xyz="-5.2e-1 0.3010 -0.117"')
+    assert assembly.problems(None, urdf) == []
+
+
+def test_a_record_in_another_order_is_named(default_urdf):
+    from bluerobotics_parts.record import parse_urdf
+
+    root = parse_urdf(default_urdf)
+    slots = root.findall('assembly_slot')
+    root.remove(slots[0])
+    root.append(slots[0])  # the same records, the first slot last
+    found = messages(assembly.problems({}, root))
+    assert len(found) == 1 and found[0].startswith(
+        'the URDF records other slots than the config resolves to, from record #1 on '
+        '(of=base_link name=motor_port link=base_link_motor_port expected, of=base_link '
+        'name=motor_stbd link=base_link_motor_stbd found)'), found
+
+
+def test_a_missing_joint_is_named(default_urdf):
+    from bluerobotics_parts.record import parse_urdf
+
+    root = parse_urdf(default_urdf)
+    root.remove(root.find("joint[@name='flag_joint']"))
+    found = messages(assembly.problems(None, root))
+    assert found and 'flag_joint' in found[0], found

@@ -3,6 +3,8 @@ config mistake from any command."""
 
 from __future__ import annotations
 
+import sys
+
 from conftest import cli, CONFIG_DIR, run, SHIPPED_CONFIGS, tool, write_config
 import pytest
 
@@ -175,3 +177,56 @@ def test_a_urdf_that_is_not_text_is_a_message(tmp_path, command):
               'bridge': lambda: cli('bridge', urdf)}[command]()
     assert result.returncode == 1
     assert result.stderr == f'error: {urdf}: cannot read: not UTF-8 text (is it a URDF?)\n'
+
+
+# -- exit status: 1 for a mistake in the input (usage too), 2 for a fault of the program -------
+
+@pytest.mark.parametrize('args', [['build'], ['frobnicate'], ['build', 'boat.yaml'],
+                                  ['urdf', 'boat.yaml', '--colour', 'red']])
+def test_a_usage_mistake_exits_1_with_the_usage(args):
+    result = cli(*args)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith('usage: bluerobotics-parts')
+    assert 'bluerobotics-parts' in result.stderr and 'error: ' in result.stderr
+    assert 'Traceback' not in result.stderr
+
+
+def test_check_assembly_usage_mistake_exits_1():
+    result = run([tool('check_assembly'), 'only_one.yaml'])
+    assert result.returncode == 1
+    assert result.stderr.startswith('usage: check_assembly')
+
+
+def test_a_fault_of_the_program_exits_2_with_its_traceback(capsys):
+    from bluerobotics_parts import cli as cli_module
+
+    def broken(args):
+        raise ZeroDivisionError('a bug')
+
+    assert cli_module.run(broken, None) == 2
+    err = capsys.readouterr().err
+    assert 'Traceback (most recent call last)' in err and 'ZeroDivisionError: a bug' in err
+    assert err.rstrip().endswith('please report it with the traceback above')
+
+
+def test_a_fault_in_a_command_exits_2(tmp_path):
+    code = ('import sys\n'
+            'from bluerobotics_parts import cli, pipeline\n'
+            'def broken(*args, **kwargs):\n'
+            '    raise RuntimeError("a bug")\n'
+            'pipeline.resolve_config = broken\n'
+            "sys.exit(cli.main(['urdf', 'config/blueboat.yaml']))\n")
+    result = run([sys.executable, '-c', code])
+    assert result.returncode == 2
+    assert 'RuntimeError: a bug' in result.stderr and 'internal error' in result.stderr
+
+
+def test_gz_release_and_its_former_name(tmp_path):
+    config = CONFIG_DIR / 'blueboat.yaml'
+    new = cli('build', config, '-o', tmp_path / 'a', '--gz-release', 'ionic')
+    old = cli('build', config, '-o', tmp_path / 'b', '--gz-version', 'ionic')
+    assert new.returncode == old.returncode == 0, new.stderr + old.stderr
+    assert (tmp_path / 'a' / 'robot_description.urdf').read_bytes() == \
+        (tmp_path / 'b' / 'robot_description.urdf').read_bytes()
+    help_text = cli('build', '--help').stdout
+    assert '--gz-release' in help_text and '--gz-version' not in help_text

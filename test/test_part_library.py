@@ -124,3 +124,32 @@ def test_a_user_part_slot_naming_an_unknown_type_is_named_at_its_line(tmp_path):
         catalogue([part])
     assert str(caught.value).startswith(f'{part}:4: slot s: accepts names unknown part type '
                                         "'ping_singlbeam'; known types: blueboat_antenna_mast")
+
+
+@pytest.mark.parametrize('mesh', ['../outside.stl', '/etc/passwd', 'file:///etc/passwd',
+                                  'link/outside.stl', 'http://example.com/x.stl'])
+def test_a_user_part_mesh_from_outside_its_folder_is_refused(tmp_path, mesh):
+    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.errors import ConfigError
+
+    folder = tmp_path / 'parts'
+    folder.mkdir()
+    (tmp_path / 'outside.stl').write_bytes(b'solid x\nendsolid x\n')
+    (folder / 'link').symlink_to(tmp_path)  # inside the folder by name, outside in fact
+    part = folder / 'bracket.yaml'
+    part.write_text(f'type: bracket\nvisual:\n  - mesh: {mesh}\n', encoding='utf-8')
+    with pytest.raises(ConfigError) as caught:
+        catalogue([part])
+    assert str(caught.value).startswith(f'{part}:3: mesh {mesh} ')
+    assert 'folder' in str(caught.value)
+
+
+def test_a_user_part_mesh_in_its_folder_or_the_package_is_accepted(tmp_path):
+    from bluerobotics_parts.catalogue import catalogue
+
+    (tmp_path / 'sub').mkdir()
+    (tmp_path / 'sub' / 'a.stl').write_bytes(b'solid x\nendsolid x\n')
+    part = tmp_path / 'bracket.yaml'
+    part.write_text('type: bracket\nvisual:\n  - mesh: sub/a.stl\n  - mesh: package://'
+                    'bluerobotics_parts/meshes/blueboat_flag/blueboat_flag.stl\n', encoding='utf-8')
+    assert catalogue([part])['bracket'].mesh_base == f'file://{tmp_path}/'
