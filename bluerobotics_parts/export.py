@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 import re
 from xml.etree import ElementTree
-from xml.sax.saxutils import escape, unescape
 
 import yaml
 
@@ -149,6 +148,9 @@ def _rewrite_mesh_uris(urdf: str, rewrites: dict[str, str]) -> str:
     """Replace mesh filename values in the text, leaving every other byte as built."""
     if not rewrites:
         return urdf
+    # imported here: xml.sax.saxutils imports urllib.request (and http, email, ssl), a tenth
+    # of a second that every build would pay for what only user meshes need
+    from xml.sax.saxutils import escape, unescape
 
     def replace(match):
         value = unescape(match.group(3), {'&quot;': '"', '&apos;': "'"})

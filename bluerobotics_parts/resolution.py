@@ -409,7 +409,7 @@ class _Resolver:
         for index, slot in self.adhoc:
             self.declared.setdefault(slot.get('of', base), []).append((index, slot))
         self.layouts: dict = {}
-        self.walk(Instance(self.config.base_type, base, '', '', '0 0 0', '0 0 0', True), ())
+        self.walk(Instance(self.config.base_type, base, '', '', '0 0 0', '0 0 0', True))
         for user in self.user_parts:
             if isinstance(user.type, str):
                 self.result.items.append(PartFile(user.type, user.file_text))
@@ -418,29 +418,41 @@ class _Resolver:
                 parent = entry.get('parent', base)
                 self.walk(Instance(entry['type'], entry['name'], parent, 'fixed',
                                    self.poses[('parts', index, 'xyz')],
-                                   self.poses[('parts', index, 'rpy')], True), ())
+                                   self.poses[('parts', index, 'rpy')], True))
 
-    def walk(self, top: Instance, ancestors: tuple) -> None:
+    def walk(self, top: Instance) -> None:
         """
         Fit ``top`` and, depth first, what fills its slots.
 
-        An explicit stack: a chain of thousands of slots must not exhaust Python's recursion.
+        An explicit stack (a chain of thousands of slots must not exhaust Python's recursion)
+        and the names of the instances above the current one, kept as it goes down and up (so
+        a chain stays linear).
         """
-        stack = [('instance', top, ancestors, None)]
+        above: list = []  # the instances above, outermost first
+        counts: dict = {}  # name -> how many of them have it
+        stack = [('instance', top, None)]
         while stack:
             task = stack.pop()
-            if task[0] == 'instance':
-                _, instance, ancestors, slot = task
-                stack.extend(reversed(self.fit(instance, ancestors, slot)))
+            if task[0] == 'leave':
+                counts[above.pop()] -= 1
+            elif task[0] == 'instance':
+                _, instance, slot = task
+                if counts.get(instance.name):
+                    self.result.problems.append(self.containment(instance, above, slot))
+                    continue
+                slots = self.fit(instance)
+                above.append(instance.name)
+                counts[instance.name] = counts.get(instance.name, 0) + 1
+                stack.append(('leave',))
+                stack.extend(('slot', instance, slot) for slot in reversed(slots))
             else:
-                _, carrier, carrier_type, slot, ancestors = task
-                stack.extend(self.fill(carrier, carrier_type, slot, ancestors))
+                _, carrier, slot = task
+                occupant = self.fill(carrier, slot)
+                if occupant is not None:
+                    stack.append(('instance', occupant, slot))
 
-    def fit(self, instance: Instance, ancestors: tuple, slot: '_Slot | None') -> list:
-        """Fit one instance: its link and frames; return the tasks filling its slots."""
-        if instance.name in ancestors:
-            self.result.problems.append(self.containment(instance, ancestors, slot))
-            return []
+    def fit(self, instance: Instance) -> list:
+        """Fit one instance: its link and frames; return its slots (its own, then ad hoc)."""
         self.result.items.append(instance)
         own, frames = self.layout(instance.type)
         self.result.items.extend(Mount('frame', instance.name, name, xyz, rpy)
@@ -474,17 +486,16 @@ class _Resolver:
                              'configured twice: ' + ' and '.join(
                                  entry_label('parts', i, e) for i, e in configured)
                              + '; keep one entry per slot', rule='configured-twice')
-        inner = ancestors + (instance.name,)
-        return [('slot', instance.name, instance.type, slot, inner) for slot in slots]
+        return slots
 
-    def containment(self, instance: Instance, ancestors: tuple, slot: _Slot) -> Problem:
+    def containment(self, instance: Instance, above: list, slot: _Slot) -> Problem:
         """
         Return the problem of a slot whose occupant has the name of an instance above it.
 
         A repeated name, or a part that would contain itself forever. Located at the entry
         naming the occupant, the ad hoc slot, or the part file's slot default.
         """
-        chain = ' > '.join(ancestors + (instance.name,))
+        chain = ' > '.join(above + [instance.name])
         message = (f'slot {instance.slot} of {instance.of} would hold an instance named '
                    f'{instance.name}, a name an instance above it already has ({chain}): '
                    'instance names must be unique, and a part cannot contain itself; give the '
@@ -498,25 +509,24 @@ class _Resolver:
         return Problem(message, str(part.file), part.lines.get(('slots', name, 'default')),
                        stage=EXPANSION, rule='contains-itself')
 
-    def fill(self, carrier: str, carrier_type: str, slot: _Slot, ancestors: tuple) -> list:
-        """One slot: its link, and the task fitting its occupant (if any)."""
-        self.result.items.append(Mount('slot', carrier, slot.name, slot.xyz, slot.rpy))
-        entry = self.first_entry(carrier, slot.name)
+    def fill(self, carrier: Instance, slot: _Slot) -> Instance | None:
+        """Fill one slot: its link; return its occupant (None when it stays empty)."""
+        self.result.items.append(Mount('slot', carrier.name, slot.name, slot.xyz, slot.rpy))
+        entry = self.first_entry(carrier.name, slot.name)
         occupant = slot.default if entry is None else entry[1]['type']
         if entry is not None and occupant != 'none' and occupant not in slot.accepts:
             index, found = entry
             self.problem(('parts', index, 'type'), f"{entry_label('parts', index, found)}: slot "
-                         f'{slot.name} of {carrier} ({carrier_type}) does not accept '
+                         f'{slot.name} of {carrier.name} ({carrier.type}) does not accept '
                          f'{occupant}; it accepts: {_listing(slot.accepts)}, or none to leave '
                          'it empty', rule='not-accepted')
         if occupant == 'none' or occupant not in self.result.catalogue:
-            return []
+            return None
         attach = self.result.catalogue[occupant].data.get('attach') or {}
         name = slot.name if entry is None else entry[1].get('name', slot.name)
-        return [('instance', Instance(
-            occupant, name, f'{carrier}_{slot.name}', slot.joint,
-            _part_vector(attach.get('xyz')), _part_vector(attach.get('rpy')), slot.collision,
-            carrier, slot.name), ancestors, slot)]
+        return Instance(occupant, name, f'{carrier.name}_{slot.name}', slot.joint,
+                        _part_vector(attach.get('xyz')), _part_vector(attach.get('rpy')),
+                        slot.collision, carrier.name, slot.name)
 
     def first_entry(self, of: str, slot: str):
         found = self.by_carrier.get((of, slot))

@@ -40,23 +40,23 @@ def urdf_tree(resolution: Resolution) -> Element:
 def urdf_text(robot: Element) -> str:
     """Return the URDF text of a tree: header, then every element on its own line."""
     out = [HEADER]
-    stack = [(robot, '', False)]  # (element, indent, closing?)
-    while stack:
-        element, indent, closing = stack.pop()
-        if closing:
-            out.append(f'{indent}</{element.tag}>\n')
-            continue
-        out.append(indent + '<' + element.tag)
-        for name in sorted(element.attrib):
-            out.append(f' {name}="{_escaped(element.attrib[name])}"')
-        children = list(element)
-        if not children:
-            out.append('/>\n')
-            continue
-        out.append('>\n')
-        stack.append((element, indent, True))
-        stack.extend((child, indent + '  ', False) for child in reversed(children))
+    _write(robot, '', out.append)
     return ''.join(out)
+
+
+def _write(element: Element, indent: str, write) -> None:
+    """Write one element and what it holds (depth is the writer's own, at most five)."""
+    attributes = element.attrib
+    start = indent + '<' + element.tag + ''.join(
+        f' {name}="{_escaped(attributes[name])}"' for name in sorted(attributes))
+    if len(element):
+        write(start + '>\n')
+        inner = indent + '  '
+        for child in element:
+            _write(child, inner, write)
+        write(f'{indent}</{element.tag}>\n')
+    else:
+        write(start + '/>\n')
 
 
 def _escaped(value: str) -> str:
