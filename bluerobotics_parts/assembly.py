@@ -93,6 +93,8 @@ class _Comparison:
 
     def problems(self) -> list[Problem]:
         expected, actual = self.expected, self.actual
+        if not expected.parts:  # the config's own problems stopped its resolution
+            return self.found
         if (actual.base.type, actual.base.name) != (expected.base.type, expected.base.name):
             self.problem(('base',), f"the URDF's base is {actual.base.name} "
                          f"({actual.base.type}) but the config's is {expected.base.name} "
@@ -175,6 +177,8 @@ class _Comparison:
             if not isinstance(entry, dict) or 'slot' in entry:
                 continue
             name = entry.get('name')
+            if not isinstance(name, str):
+                continue  # a problem of the config, named already
             nth = seen[name] = seen.get(name, -1) + 1
             if ('parts', index) in self.troubled:
                 continue

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 import os
 from pathlib import Path
+import stat
 
 from . import paths
 from .errors import AssemblyError, ConfigError, Problem
@@ -317,11 +318,19 @@ def _mesh_problems(doc, path: Path) -> list[Problem]:
                 found.append(_mesh_problem(doc, where, f'mesh {mesh} is outside the part '
                                            f"file's folder ({folder}); mesh paths are relative "
                                            "to the part file's folder and stay inside it"))
-            elif not target.is_file():
+            elif not _is_regular_file(target):
                 found.append(_mesh_problem(doc, where, f'mesh {mesh} not found (looked for '
                                            f'{path.absolute().parent / mesh}); mesh paths are '
                                            "relative to the part file's folder"))
     return found
+
+
+def _is_regular_file(path: Path) -> bool:
+    """Return whether ``path`` is a regular file (a name too long for the system is not)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _mesh_problem(doc, where, message) -> Problem:

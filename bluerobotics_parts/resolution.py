@@ -256,19 +256,28 @@ class _Resolver:
         (self.forget_entry if section == 'parts' else self.forget_adhoc)(item)
 
     def forget_entry(self, entry) -> None:
-        if isinstance(entry, dict):
-            for key in ('name', 'slot'):
-                if isinstance(entry.get(key), str):
-                    self.unsure.add(entry[key])
-            if isinstance(entry.get('slot'), str):
-                self.unsure_slots.add((entry.get('of', self.base_name), entry['slot']))
+        """Note what a skipped entry might have created, so nothing aimed at it is named."""
+        if not isinstance(entry, dict):
+            return
+        for key in ('name', 'slot'):
+            if isinstance(entry.get(key), str):
+                self.unsure.add(entry[key])
+        of = entry.get('of', self.base_name)
+        if isinstance(entry.get('slot'), str) and isinstance(of, str):
+            self.unsure_slots.add((of, entry['slot']))
 
     def forget_adhoc(self, slot) -> None:
-        if isinstance(slot, dict) and isinstance(slot.get('name'), str):
-            self.unsure.add(slot['name'])
-            self.unsure_slots.add((slot.get('of', self.base_name), slot['name']))
-        elif isinstance(slot, dict):
-            self.unsure_slots.add((slot.get('of', self.base_name), None))
+        """Note the slot (and default occupant) a skipped ad hoc slot might have declared."""
+        if not isinstance(slot, dict):
+            return
+        of = slot.get('of', self.base_name)
+        name = slot.get('name') if isinstance(slot.get('name'), str) else None
+        if name is not None:
+            self.unsure.add(name)
+        if isinstance(of, str):
+            self.unsure_slots.add((of, name))
+        else:  # on an instance we cannot tell: any slot anywhere may be it
+            self.unsure_slots.add((None, None))
 
     @property
     def base_name(self) -> str:
@@ -473,8 +482,8 @@ class _Resolver:
             names.append(name)
             slots.append(self.adhoc_slot(index, declared))
         for index, entry in self.aimed_at.get(instance.name, []):
-            if entry['slot'] not in names and (instance.name, entry['slot']) not in \
-                    self.unsure_slots and (instance.name, None) not in self.unsure_slots:
+            if entry['slot'] not in names and not self.unsure_slots & {
+                    (instance.name, entry['slot']), (instance.name, None), (None, None)}:
                 self.problem(('parts', index, 'slot'), f"{entry_label('parts', index, entry)}: "
                              f'{instance.name} ({instance.type}) has no slot '
                              f"{entry['slot']!r}; its slots: {_listing(names)}",

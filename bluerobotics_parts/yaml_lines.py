@@ -1,4 +1,5 @@
-"""YAML loading that remembers where things are and refuses duplicate keys.
+"""
+YAML loading that remembers where things are and refuses duplicate keys.
 
 PyYAML silently keeps the last of two equal keys in a mapping; a config that says
 ``type: t200_thruster_ccw`` and later ``type: none`` in one entry is a mistake we report (every
@@ -14,7 +15,7 @@ import re
 
 import yaml
 
-from .errors import AssemblyError, ConfigError, Problem
+from .errors import AssemblyError, ConfigError, Problem, shown
 from .inputs import read_text, YAML_LIMIT
 
 Path_ = tuple  # a path into the document: keys and list indices
@@ -29,7 +30,7 @@ class LocatedDocument:
     lines: dict = field(default_factory=dict)
 
     def line(self, path: Path_) -> int | None:
-        """The line of ``path``, or of its nearest located ancestor."""
+        """Return the line of ``path``, or of its nearest located ancestor."""
         path = tuple(path)
         while path:
             if path in self.lines:
@@ -99,7 +100,8 @@ _SCALAR_TAGS = {
 }
 _SEQUENCE_TAG = 'tag:yaml.org,2002:seq'
 _MAPPING_TAG = 'tag:yaml.org,2002:map'
-_NOT_PLAIN_NUMBER = re.compile(r'^[-+]?(0[0-7_]+|0[bx].*|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$')
+_NOT_PLAIN_NUMBER = re.compile(
+    r'^[-+]?(0[0-7_]+|0[bx].*|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$')
 
 
 class _Builder:
@@ -197,4 +199,6 @@ def _shown_tag(tag: str) -> str:
 
 
 def _show(key) -> str:
-    return repr(key) if not isinstance(key, str) else f"'{key}'"
+    """Return a value for a message, cut short (a 5,000-digit number would fill a screen)."""
+    text = shown(key) if not isinstance(key, str) else f"'{key}'"
+    return text if len(text) <= 60 else text[:57] + '...'
