@@ -8,6 +8,7 @@
     bluerobotics-parts bridge URDF                bridge YAML of a resolved URDF
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
+    bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
 
 Every mistake in the input ends as one message per problem on stderr and exit status 1,
 never a traceback, and a failing command writes nothing.
@@ -98,6 +99,13 @@ def cmd_verify(args) -> int:
     return EXIT_OK
 
 
+def cmd_info(args) -> int:
+    from .info import info_text, vehicle_info
+
+    sys.stdout.write(info_text(vehicle_info(args.config, name=args.name)))
+    return EXIT_OK
+
+
 def _read_text(path: str) -> str:
     try:
         return Path(path).read_text(encoding='utf-8')
@@ -169,6 +177,12 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('directory')
     sub.add_argument('--expect', metavar='IDENTITY',
                      help='fail unless the identity is this (sha256:...)')
+
+    sub = command('info', cmd_info, 'how the vehicle floats and drives: mass, centre of gravity, '
+                  'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
+                  'them), thrust limits, top speed')
+    sub.add_argument('config', type=_config_arg)
+    vehicle_name(sub)
     return top
 
 
