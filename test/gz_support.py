@@ -80,6 +80,19 @@ def sdformat14():
     return sdformat14
 
 
+def gz_sdf_print(path: Path) -> str:
+    """``gz sdf -p FILE`` of the prefix: the file as SDFormat 14 converts and prints it,
+    element by element (custom elements such as <gz_frame_id> included, which the object
+    model's ``to_string`` leaves out)."""
+    require()
+    env = dict(os.environ, PATH=os.pathsep.join([str(PREFIX / 'bin'), os.environ.get('PATH', '')]))
+    result = subprocess.run([str(PREFIX / 'bin' / 'gz'), 'sdf', '-p', str(path)], env=env,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    if result.returncode != 0:
+        raise AssertionError(f'gz sdf -p {path} failed: {result.stderr[-2000:]}')
+    return result.stdout
+
+
 def resource_folder(under: Path) -> Path:
     """A folder for GZ_SIM_RESOURCE_PATH in which model://bluerobotics_parts/... (package://
     in the URDF) resolves to this checkout."""

@@ -162,10 +162,12 @@ def test_chassis_carries_the_parts_its_slots_hold(meshes):
     between = vertices[np.abs(vertices[:, 1]) < d['hull_y'] - d['hull_radius']]
     sockets = [slot('blueboat_chassis', name)['xyz'] for name in ('flag', 'payload', 'mast')]
     assert between[:, 2].max() == pytest.approx(max(z for _, _, z in sockets), abs=MM)
-    for name in ('flag', 'payload', 'mast'):
+    for name in ('flag', 'payload', 'mast'):  # a member runs under the socket, its top there
         x, y, z = slot('blueboat_chassis', name)['xyz']
-        below = vertices[(np.abs(vertices[:, 0] - x) < 0.03) & (np.abs(vertices[:, 1] - y) < 0.05)]
-        assert len(below) and below[:, 2].max() == pytest.approx(z, abs=MM), name
+        member = between[np.abs(between[:, 0] - x) < 0.03]
+        assert len(member) and member[:, 2].max() == pytest.approx(z, abs=MM), name
+        top = vertices[(np.abs(vertices[:, 0] - x) < 0.03) & (np.abs(vertices[:, 2] - z) < MM)]
+        assert top[:, 1].min() < y < top[:, 1].max(), name
     for name in ('motor_port', 'motor_stbd'):
         motor = slot('blueboat_chassis', name)
         can = dims(motor['default'])
