@@ -60,7 +60,7 @@ class Wrench:
 
 
 def exact(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY) -> Wrench:
-    """The buoyancy when the plane z = 0 cuts each shape as it lies in the world."""
+    """Return the buoyancy when the plane z = 0 cuts each shape as it lies in the world."""
     wrench = Wrench()
     for shape in shapes:
         placed = body.compose(shape.pose)
@@ -78,7 +78,7 @@ def exact(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY) -
 def harmonic(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY,
              cylinders: bool = True) -> Wrench:
     """
-    The buoyancy as gz-sim 8.14's graded Buoyancy computes it (module doc).
+    Return the buoyancy as gz-sim 8.14's graded Buoyancy computes it (module doc).
 
     ``cylinders=False`` leaves cylinders out, as gz-sim 8.0 to 8.11 do.
     """
@@ -197,7 +197,7 @@ def _box_faces(box: Box, placed: Pose) -> tuple:
 
 
 def _prism(cylinder: Cylinder, placed: Pose) -> tuple:
-    """A cylinder as a prism of ``CYLINDER_SIDES`` sides about its own z axis."""
+    """Return a cylinder as a prism of ``CYLINDER_SIDES`` sides about its own z axis."""
     n, half = CYLINDER_SIDES, cylinder.length / 2
     ring = [(cylinder.radius * math.cos(2 * math.pi * k / n),
              cylinder.radius * math.sin(2 * math.pi * k / n)) for k in range(n)]
@@ -209,7 +209,7 @@ def _prism(cylinder: Cylinder, placed: Pose) -> tuple:
 
 
 def _clip(vertices, faces):
-    """The polyhedron's part below z = 0: its faces clipped, plus the cap on the plane."""
+    """Return the polyhedron's part below z = 0: its faces clipped, plus the cap on the plane."""
     polygons, cut = [], []
     for face in faces:
         points = [vertices[i] for i in face]

@@ -52,7 +52,7 @@ class EchosounderError(BlueRoboticsPartsError):
 
 
 def scan_to_range(ranges, range_min: float, range_max: float) -> float:
-    """The range one scan reports: nearest valid echo, or -inf / +inf / nan (module doc)."""
+    """Return the range one scan reports: nearest valid echo, -inf, +inf or nan (module doc)."""
     nearest = math.inf
     too_close = False
     usable = False
@@ -89,15 +89,18 @@ class RayGrid:
         return self.beam_width / 2 if self.samples > 1 else 0.0
 
     def angles(self) -> list[float]:
-        """The ray angles of one axis, in order (horizontal: about z; vertical: toward +z)."""
+        """Return the ray angles of one axis, in order (horizontal: about z; vertical: up)."""
         if self.samples == 1:
             return [0.0]
         step = 2 * self.half / (self.samples - 1)
         return [-self.half + k * step for k in range(self.samples)]
 
     def in_cone(self) -> list[bool]:
-        """For every ray, row by row (vertical angle outer), whether it lies in the cone:
-        its angle from the axis, acos(cos v cos h), is at most half the beam width."""
+        """
+        Tell, for every ray, row by row (vertical angle outer), whether it lies in the cone.
+
+        In the cone: its angle from the axis, acos(cos v cos h), is at most half the beam width.
+        """
         limit = math.cos(self.beam_width / 2) - 1e-12
         angles = self.angles()
         return [math.cos(v) * math.cos(h) >= limit for v in angles for h in angles]
@@ -105,7 +108,7 @@ class RayGrid:
 
 def cloud_ranges(cloud) -> list[float]:
     """
-    The range of every point of a gpu_lidar point cloud, in the cloud's order.
+    Return the range of every point of a gpu_lidar point cloud, in the cloud's order.
 
     ``cloud`` is a sensor_msgs/msg/PointCloud2 (or anything with its fields): ``width``,
     ``height``, ``point_step``, ``row_step``, ``is_bigendian``, ``fields`` (``name``,
@@ -144,9 +147,12 @@ FLOAT32 = 7
 
 @dataclass(frozen=True)
 class RangeSpec:
-    """What a Range message states about the sensor besides the reading: the cone's full
-    opening angle (rad) and the measurable interval (m). Checked on construction, so a bad
-    parameter fails when the node starts, not on the first scan."""
+    """
+    What a Range message states about the sensor besides the reading.
+
+    The cone's full opening angle (rad) and the measurable interval (m). Checked on
+    construction, so a bad parameter fails when the node starts, not on the first scan.
+    """
 
     field_of_view: float
     min_range: float
@@ -173,12 +179,16 @@ class RangeSpec:
                    max_range=echosounder.range_max)
 
     def reading(self, ranges) -> float:
-        """The range a scan's rays report, within this sensor's interval."""
+        """Return the range a scan's rays report, within this sensor's interval."""
         return scan_to_range(ranges, self.min_range, self.max_range)
 
     def cone_ranges(self, cloud) -> list[float]:
-        """The ranges of a point cloud's rays that lie inside this sensor's cone, the cloud
-        laid out as a square ``RayGrid`` over the field of view (as gazebo.py composes it)."""
+        """
+        Return the ranges of a point cloud's rays that lie inside this sensor's cone.
+
+        The cloud is laid out as a square ``RayGrid`` over the field of view (as gazebo.py
+        composes it).
+        """
         if cloud.width != cloud.height:
             raise EchosounderError(
                 f'the point cloud is {cloud.width} x {cloud.height} rays; the echosounder is '
@@ -196,11 +206,11 @@ class RangeReading:
     field_of_view: float
     min_range: float
     max_range: float
-    range: float
+    range: float  # noqa: A003  (sensor_msgs/msg/Range's field name)
 
     @classmethod
     def from_scan(cls, ranges, spec: RangeSpec) -> 'RangeReading | None':
-        """The Range for one scan's rays, or None when the scan has nothing to report."""
+        """Return the Range for one scan's rays, or None when it has nothing to report."""
         value = spec.reading(ranges)
         if math.isnan(value):
             return None
@@ -208,6 +218,9 @@ class RangeReading:
 
     @classmethod
     def from_cloud(cls, cloud, spec: RangeSpec) -> 'RangeReading | None':
-        """The Range for one point cloud of the Ping's cone (its rays inside the cone), or
-        None when it has nothing to report."""
+        """
+        Return the Range for one point cloud of the Ping's cone (its rays inside the cone).
+
+        None when it has nothing to report.
+        """
         return cls.from_scan(spec.cone_ranges(cloud), spec)

@@ -98,8 +98,7 @@ DEFAULT_FLAVOUR = 'harmonic'
 
 
 def flavour(version: str | None = DEFAULT_FLAVOUR) -> Flavour:
-    """The Flavour of a Gazebo release name (case-insensitive); ConfigError lists the valid
-    ones."""
+    """Return the Flavour of a Gazebo release name (any case); ConfigError lists the valid ones."""
     if version is None:
         version = DEFAULT_FLAVOUR
     key = version.strip().lower() if isinstance(version, str) else None
@@ -137,8 +136,11 @@ def compose(urdf_text: str, manifest: Manifest, catalogue: Catalogue, vehicle_na
 
 
 def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
-    """Give each massless link that is the parent of a moving joint ``CARRIER_MASS``, so the
-    URDF-to-SDF conversion lumps it instead of dropping what hangs below it."""
+    """
+    Give each massless link that is the parent of a moving joint ``CARRIER_MASS``.
+
+    The URDF-to-SDF conversion then lumps it instead of dropping what hangs below it.
+    """
     carriers = {j.find('parent').get('link') for j in root.findall('joint')
                 if j.get('type') != 'fixed' and j.find('parent') is not None}
     for link in root.findall('link'):
@@ -162,14 +164,18 @@ def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
 
 
 def thrust_coefficient(propeller) -> float:
-    """The Thruster's signed coefficient (see the module doc): cw -> +Kt, ccw -> -Kt."""
+    """Return the Thruster's signed coefficient (see the module doc): cw +Kt, ccw -Kt."""
     magnitude = abs(propeller.thrust_coefficient)
     return magnitude if propeller.rotation == 'cw' else -magnitude
 
 
 def current_vector(value) -> tuple | None:
-    """A water current as three finite numbers (m/s): a sequence or a string 'x y z'; None
-    or an empty string for none. ConfigError names what was given."""
+    """
+    Return a water current as three finite numbers (m/s), or None for none.
+
+    Given as a sequence or a string 'x y z' (commas allowed); None or an empty string is no
+    current. ConfigError names what was given.
+    """
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     items = value.replace(',', ' ').split() if isinstance(value, str) else list(value)
@@ -184,7 +190,7 @@ def current_vector(value) -> tuple | None:
 
 
 def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Element:
-    """The Thruster system of one propeller, with its installed thrust limits."""
+    """Return the Thruster system of one propeller, with its installed thrust limits."""
     kind = joints.get(names.joint)
     if kind is None:
         raise BlueRoboticsPartsError(f'propeller {names.instance} ({names.type}): the URDF has no '
@@ -202,13 +208,13 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
         ('fluid_density', SEA_WATER_DENSITY),
         ('propeller_diameter', propeller.diameter),
         ('velocity_control', True),
-        ('max_thrust_cmd', round(limits.max, 6)),
-        ('min_thrust_cmd', round(limits.min, 6)),
+        ('max_thrust_cmd', round(limits.maximum, 6)),
+        ('min_thrust_cmd', round(limits.minimum, 6)),
     ]))
 
 
 def echosounder_block(names, echo, flavour: Flavour) -> ElementTree.Element:
-    """A gpu_lidar at the beam frame: pose zero, so its rays start along the frame's +x."""
+    """Return a gpu_lidar at the beam frame: pose zero, so its rays start along its +x."""
     grid = RayGrid(echo.beam_width, echo.samples)
     sensor = ElementTree.Element('sensor', name=names.instance, type='gpu_lidar')
     _children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', 'true'),
@@ -220,13 +226,13 @@ def echosounder_block(names, echo, flavour: Flavour) -> ElementTree.Element:
         _children(ElementTree.SubElement(scan, axis), [
             ('samples', grid.samples), ('resolution', 1), ('min_angle', -grid.half),
             ('max_angle', grid.half)])
-    _children(ElementTree.SubElement(lidar, 'range'), [('min', echo.range_min),
-                                                        ('max', echo.range_max)])
+    _children(ElementTree.SubElement(lidar, 'range'),
+              [('min', echo.range_min), ('max', echo.range_max)])
     return _gazebo(sensor, reference=names.link)
 
 
 def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
-    """Joint states, odometry and (when the base part has coefficients) hydrodynamics."""
+    """Return joint states, odometry and (with the base's coefficients) hydrodynamics."""
     blocks = [
         _gazebo(_plugin(JOINT_STATE_PUBLISHER, [('topic', names.gz_joint_state_topic)])),
         _gazebo(_plugin(ODOMETRY_PUBLISHER, [

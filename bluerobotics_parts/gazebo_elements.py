@@ -50,8 +50,12 @@ _SPEEDS = {'U': ('surge', 'm/s'), 'V': ('sway', 'm/s'), 'W': ('heave', 'm/s'),
 
 
 def _hydrodynamics() -> dict:
-    """Hydrodynamics reads, for every force f and velocities v, w (SNAME names): linear
-    damping <fv>, quadratic <fvabsw> (f per v |w|), and added mass <fDotv>."""
+    """
+    Return what Hydrodynamics reads.
+
+    For every force f and velocities v, w (SNAME names): linear damping <fv>, quadratic
+    damping <fvabsw> (f per v |w|), and added mass <fDotv>.
+    """
     table = {
         'link_name': ('the link the hydrodynamic wrench acts on', 'name', HYDRODYNAMICS_CC),
         'disable_added_mass': ('leave out the added-mass terms <fDotv>', 'bool',

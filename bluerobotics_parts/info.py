@@ -36,7 +36,7 @@ class Info:
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
-    """Everything ``info`` prints, for a config file (or None for the default vehicle)."""
+    """Return everything ``info`` prints, for a config file (None: the default vehicle)."""
     resolved = resolve_config(config, name=name)
     catalogue = resolved.catalogue()
     vehicle = Vehicle.from_urdf(resolved.urdf)
@@ -58,7 +58,7 @@ def _poses(vehicle):
 
 
 def info_text(info: Info) -> str:
-    """The report ``info`` prints."""
+    """Return the report ``info`` prints."""
     exact, harmonic = info.rests['exact'], info.rests['harmonic']
     cog = ', '.join(f'{v:.3f}' for v in info.centre_of_gravity)
     lines = [f'vehicle: {info.name}',
@@ -84,7 +84,7 @@ def info_text(info: Info) -> str:
     row('GM_T', 'm', lambda r: r.gm_t, 3)
     row('GM_L', 'm', lambda r: r.gm_l, 3)
     lines.append('  (exact: the water plane cuts the collision shapes as they lie; gz-sim 8: '
-                 'cut in each shape\'s own frame, gz-sim8_8.14.0 Buoyancy.cc)')
+                 "cut in each shape's own frame, gz-sim8_8.14.0 Buoyancy.cc)")
     if info.cylinders:
         lines.append('  note: cylinder collisions on ' + ', '.join(info.cylinders) + ': gz-sim '
                      '8.0 to 8.11 give them no buoyancy (8.12 and later do, as computed here)')
@@ -93,7 +93,8 @@ def info_text(info: Info) -> str:
         fraction = next(iter(info.limits.values())).fraction
         lines.append(f'thrust limits, N (installed: {fraction:.4g} x bench):')
         for limit in info.limits.values():
-            lines.append(f'  {limit.instance}: {limit.type}: {limit.min:.2f} to {limit.max:.2f} '
+            lines.append(f'  {limit.instance}: {limit.part_type}: {limit.minimum:.2f} to '
+                         f'{limit.maximum:.2f} '
                          f'(bench {limit.bench_min:g} to {limit.bench_max:g})')
     else:
         lines.append('thrust limits: no propellers')

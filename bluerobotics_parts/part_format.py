@@ -265,8 +265,12 @@ def _hydrodynamics(doc, data):
 
 
 def _installed_thrust(doc, data):
-    """A base part's ``installed_thrust: fraction``: its propulsors' thrust, installed, as a
-    fraction of their bench figures (bluerobotics_parts.propulsion)."""
+    """
+    Check a base part's ``installed_thrust: fraction``.
+
+    Its propulsors' thrust installed on it, as a fraction of their bench figures
+    (bluerobotics_parts.propulsion).
+    """
     path = _section(doc, 'installed_thrust', data, ('fraction',), ('fraction',))
     fraction = _number(doc, path + ('fraction',), data['fraction'], 'installed_thrust fraction',
                        positive=True)

@@ -34,28 +34,28 @@ class ThrustLimits:
     """One propeller's thrust command range in newtons, bench and installed."""
 
     instance: str
-    type: str
+    part_type: str
     bench_max: float
     bench_min: float
     fraction: float  # of the bench figures, installed on the base
 
     @property
-    def max(self) -> float:
+    def maximum(self) -> float:
         return self.bench_max * self.fraction
 
     @property
-    def min(self) -> float:
+    def minimum(self) -> float:
         return self.bench_min * self.fraction
 
 
 def installed_fraction(base_part) -> float:
-    """The base part's ``installed_thrust: fraction`` (1 when it states none)."""
+    """Return the base part's ``installed_thrust: fraction`` (1 when it states none)."""
     section = base_part.data.get('installed_thrust') or {}
     return float(section.get('fraction', 1.0))
 
 
 def thrust_limits(manifest, catalogue) -> dict:
-    """ThrustLimits of every fitted propeller, by instance name, manifest order."""
+    """Return the ThrustLimits of every fitted propeller, by instance, in manifest order."""
     fraction = installed_fraction(catalogue[manifest.base.type])
     limits = {}
     for part in manifest.parts:
@@ -68,7 +68,7 @@ def thrust_limits(manifest, catalogue) -> dict:
 
 def steady_speed(thrust: float, linear: float, quadratic: float) -> float:
     """
-    The speed where a constant thrust (or moment) balances ``linear u + quadratic |u| u``.
+    Return the speed where a constant thrust (or moment) balances ``lin u + quad |u| u``.
 
     The coefficients are gz-sim Hydrodynamics' (negative: resisting); the result has the
     sign of the thrust.
@@ -97,8 +97,12 @@ class Performance:
 
 
 def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
-    """Full ahead (every propeller at its max), full astern (every one at its min), and one
-    propeller (the first) full ahead alone, from the Hydrodynamics coefficients."""
+    """
+    Return the steady states the Hydrodynamics coefficients predict.
+
+    Full ahead (every propeller at its maximum), full astern (every one at its minimum), and
+    one propeller (the first) full ahead alone.
+    """
     poses = kinematics.link_poses(vehicle)
     forces = {}
     for name, limit in limits.items():
@@ -116,13 +120,12 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
 
     xu, xuu = coefficients.get('xU', 0.0), coefficients.get('xUabsU', 0.0)
     nr, nrr = coefficients.get('nR', 0.0), coefficients.get('nRabsR', 0.0)
-    ahead, astern = surge('max'), surge('min')
+    ahead, astern = surge('maximum'), surge('minimum')
     first = next(iter(forces), None)
     moment = 0.0
     if first is not None:
         origin, axis, limit = forces[first]
-        force = [a * limit.max for a in axis]
+        force = [a * limit.maximum for a in axis]
         moment = origin[0] * force[1] - origin[1] * force[0]
     return Performance(ahead, speed(ahead, xu, xuu), astern, speed(astern, xu, xuu), first,
                        moment, speed(moment, nr, nrr))
-

@@ -87,8 +87,11 @@ def mass_properties(vehicle: Vehicle, poses: dict | None = None) -> MassProperti
 
 
 def rest(urdf: str, model: str = 'exact', **options) -> Rest:
-    """The upright rest of the vehicle of a resolved URDF under ``model`` (module doc);
-    ``options`` go to the buoyancy model (``water``, ``air``, ``cylinders``)."""
+    """
+    Return the upright rest of the vehicle of a resolved URDF under ``model`` (module doc).
+
+    ``options`` go to the buoyancy model (``water``, ``air``, ``cylinders``).
+    """
     vehicle = Vehicle.from_urdf(urdf)
     poses = kinematics.link_poses(vehicle)
     shapes = hydrostatics.collision_shapes(urdf, poses)
@@ -144,7 +147,7 @@ class _Solver:
                     -hull_low, hull_high)
 
     def heave_balanced(self, z, roll, pitch) -> float:
-        """The height at which the force balances at this roll and pitch (the secant way)."""
+        """Return the height at which the force balances at this roll and pitch (Newton)."""
         for _ in range(_ITERATIONS):
             f = self.residual(z, roll, pitch)[0]
             slope = (self.residual(z + _STEP, roll, pitch)[0] - f) / _STEP

@@ -70,7 +70,7 @@ def require() -> None:
 
 
 def sdformat14():
-    """The sdformat14 module of the prefix (after ``require``)."""
+    """Return the sdformat14 module of the prefix (after ``require``)."""
     require()
     if str(PYTHON_PATH) not in sys.path:
         sys.path.insert(0, str(PYTHON_PATH))
@@ -81,9 +81,12 @@ def sdformat14():
 
 
 def gz_sdf_print(path: Path) -> str:
-    """``gz sdf -p FILE`` of the prefix: the file as SDFormat 14 converts and prints it,
-    element by element (custom elements such as <gz_frame_id> included, which the object
-    model's ``to_string`` leaves out)."""
+    """
+    ``gz sdf -p FILE`` of the prefix.
+
+    the file as SDFormat 14 converts and prints it, element by element (custom elements such as
+    <gz_frame_id> included, which the object model's ``to_string`` leaves out).
+    """
     require()
     env = dict(os.environ, PATH=os.pathsep.join([str(PREFIX / 'bin'), os.environ.get('PATH', '')]))
     result = subprocess.run([str(PREFIX / 'bin' / 'gz'), 'sdf', '-p', str(path)], env=env,
@@ -94,8 +97,11 @@ def gz_sdf_print(path: Path) -> str:
 
 
 def resource_folder(under: Path) -> Path:
-    """A folder for GZ_SIM_RESOURCE_PATH in which model://bluerobotics_parts/... (package://
-    in the URDF) resolves to this checkout."""
+    """
+    Return a folder for GZ_SIM_RESOURCE_PATH that resolves the package's meshes.
+
+    In it, model://bluerobotics_parts/... (package:// in the URDF) is this checkout.
+    """
     folder = under / 'resources'
     folder.mkdir(parents=True, exist_ok=True)
     link = folder / 'bluerobotics_parts'
@@ -105,8 +111,12 @@ def resource_folder(under: Path) -> Path:
 
 
 def environment(folder: Path) -> dict:
-    """The process environment of a simulation: loopback-only transport on a partition of its
-    own, the prefix's Python modules, the package's meshes."""
+    """
+    Return the process environment of a simulation.
+
+    Loopback-only transport on a partition of its own, the prefix's Python modules, the
+    package's meshes.
+    """
     env = dict(os.environ)
     env.update({
         'GZ_IP': '127.0.0.1',
@@ -120,8 +130,12 @@ def environment(folder: Path) -> dict:
 
 
 class Trace:
-    """What a simulation recorded: per sample, time (s), base link pose (x y z m, roll pitch
-    yaw deg), world linear velocity (m/s), world angular velocity (rad/s), joint velocities."""
+    """
+    What a simulation recorded.
+
+    per sample, time (s), base link pose (x y z m, roll pitch yaw deg), world linear velocity
+    (m/s), world angular velocity (rad/s), joint velocities.
+    """
 
     def __init__(self, data: dict):
         self.data = data
@@ -133,7 +147,7 @@ class Trace:
         self.wall = data['wall']
 
     def at(self, t: float) -> int:
-        """The index of the first sample at or after time t."""
+        """Return the index of the first sample at or after time t."""
         return next(i for i, s in enumerate(self.time) if s >= t - 1e-9)
 
     def window(self, start: float, end: float) -> range:
@@ -179,8 +193,11 @@ def simulate(urdf: Path, seconds: float, events=(), step: float = 0.004,
 # -- the runner (this file as a script, in the simulation's own process) -------------------------
 
 def derived_world(world_file: str, model: ElementTree.Element, step: float) -> ElementTree.Element:
-    """The shipped world without the Sensors system, stepped as fast as it goes at ``step``,
-    with ``model`` in it."""
+    """
+    Return the shipped world with ``model`` in it, without the Sensors system.
+
+    Stepped at ``step``, as fast as it goes (a real-time factor of 0).
+    """
     tree = ElementTree.parse(world_file)
     world = tree.getroot().find('world')
     for plugin in world.findall('plugin'):

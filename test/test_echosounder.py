@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import math
 
-from dataclasses import dataclass
 import struct
 
 from bluerobotics_parts import catalogue
@@ -82,7 +82,8 @@ PING = catalogue.shipped()['ping_singlebeam'].echosounder
 def test_the_grid_covers_the_cone_on_both_axes():
     grid = RayGrid(PING.beam_width, PING.samples)
     angles = [math.degrees(a) for a in grid.angles()]
-    assert len(angles) == 9 and angles[0] == pytest.approx(-12.5) and angles[-1] == pytest.approx(12.5)
+    assert len(angles) == 9
+    assert (angles[0], angles[-1]) == (pytest.approx(-12.5), pytest.approx(12.5))
     assert angles[4] == pytest.approx(0.0)  # a ray on the axis
     inside = grid.in_cone()
     assert len(inside) == 81 and sum(inside) == 49
@@ -103,8 +104,9 @@ class Field:
 @dataclass
 class Cloud:
     """
-    Test double for the sensor_msgs/PointCloud2 that ros_gz_bridge delivers from the Ping's
-    gpu_lidar, which cannot run here (no rendering in the headless build).
+    Test double: the sensor_msgs/PointCloud2 ros_gz_bridge delivers from the Ping's gpu_lidar.
+
+    The sensor cannot run here (no rendering in the headless build).
 
     Laid out as gz-sensors writes it (gz-sensors8_8.2.2 src/GpuLidarSensor.cc,
     FillPointCloudMsg; fields by gz-msgs10_10.4.0 InitPointCloudPacked, memory aligned: x 0,
@@ -126,8 +128,12 @@ class Cloud:
 
 
 def cloud(depths, samples=9, beam_width=PING.beam_width) -> Cloud:
-    """A cloud whose ray k (row by row) returned ``depths[k]``: x, y, z = depth * (cos v cos h,
-    cos v sin h, sin v) in float32, as FillPointCloudMsg computes them."""
+    """
+    Return a cloud whose ray k (row by row) returned ``depths[k]``.
+
+    x, y, z = depth * (cos v cos h, cos v sin h, sin v) in float32, as FillPointCloudMsg
+    computes them.
+    """
     angles = RayGrid(beam_width, samples).angles()
     data = bytearray()
     for k, depth in enumerate(depths):
@@ -162,8 +168,11 @@ def test_the_nearest_return_inside_the_cone_wins():
 
 
 def test_no_return_too_close_and_erroneous_rays():
-    """gz-sensors masks rays to +inf (nothing within range) and -inf (closer than the minimum);
-    on the axis (h = 0) y = inf * 0 is NaN, yet the ray reads as its x says."""
+    """
+    gz-sensors masks rays to +inf (nothing within range) and -inf (closer than the minimum).
+
+    on the axis (h = 0) y = inf * 0 is NaN, yet the ray reads as its x says.
+    """
     assert RangeReading.from_cloud(cloud([INF] * 81), SPEC).range == INF
     depths = [INF] * 81
     depths[40] = -INF  # the axis ray: x = -inf, y = nan

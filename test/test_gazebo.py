@@ -57,8 +57,12 @@ def test_an_unknown_release_lists_the_valid_ones(bad):
 # -- what is composed ----------------------------------------------------------------------------
 
 def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
-    """Same links and joints; the only change inside is the token mass of the massless slot
-    links that carry a propeller joint (so Gazebo's conversion keeps the joint)."""
+    """
+    Same links and joints.
+
+    the only change inside is the token mass of the massless slot links that carry a propeller
+    joint (so Gazebo's conversion keeps the joint).
+    """
     text, root = default
     plain = resolve_config(CONFIG_DIR / 'blueboat.yaml').urdf
     assert text.rstrip().endswith('</robot>')
@@ -102,10 +106,9 @@ def test_one_thruster_per_propeller_with_the_part_data(default):
 
 
 def test_a_base_without_installed_thrust_gives_the_bench_figures(tmp_path):
-    (tmp_path / 'raft.yaml').write_text(RAFT + '''slots:
-  motor: {xyz: [-0.4, 0, 0], accepts: [t200_thruster_cw], default: t200_thruster_cw,
-          joint: continuous, collision: false}
-''', encoding='utf-8')
+    slots = ('slots:\n  motor: {xyz: [-0.4, 0, 0], accepts: [t200_thruster_cw], '
+             'default: t200_thruster_cw, joint: continuous, collision: false}\n')
+    (tmp_path / 'raft.yaml').write_text(RAFT + slots, encoding='utf-8')
     config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     (thruster,) = plugins(ElementTree.fromstring(compose(config).encode()), THRUSTER)
     assert (float(params(thruster)['max_thrust_cmd']),
@@ -114,8 +117,11 @@ def test_a_base_without_installed_thrust_gives_the_bench_figures(tmp_path):
 
 @pytest.mark.parametrize('config', ['blueboat.yaml', 'examples/t200.yaml'])
 def test_thrust_coefficient_sign_follows_the_rotation(config):
-    """Spin the propeller the way gz does, w = sign(T Kt) sqrt(...), for forward thrust, and
-    look from astern: the sense must be the part's rotation (cw seen from astern)."""
+    """
+    Spin the propeller the way gz does, w = sign(T Kt) sqrt(...), for forward thrust.
+
+    Looking from astern, the sense must be the part's rotation (cw seen from astern).
+    """
     text = compose(CONFIG_DIR / config)
     vehicle = Vehicle.from_urdf(text)
     poses = kinematics.link_poses(vehicle)
@@ -135,7 +141,8 @@ def test_thrust_coefficient_sign_follows_the_rotation(config):
 
 
 def test_the_coefficient_rule():
-    cw, ccw = shipped()['m200_weedless_prop_cw'].propeller, shipped()['t200_thruster_ccw'].propeller
+    cw = shipped()['m200_weedless_prop_cw'].propeller
+    ccw = shipped()['t200_thruster_ccw'].propeller
     assert gazebo.thrust_coefficient(cw) == cw.thrust_coefficient > 0
     assert gazebo.thrust_coefficient(ccw) == -ccw.thrust_coefficient < 0
 
@@ -229,7 +236,8 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
     with pytest.raises(BlueRoboticsPartsError) as caught:
         build(config)
     message = str(caught.value)
-    assert 'propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)' in message
+    assert ('propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)'
+            in message)
     assert 'joint: continuous' in message
 
 
@@ -303,8 +311,11 @@ def _steady(thrust, linear, quadratic):
 
 
 def test_full_thrust_of_the_default_m200s_gives_the_published_top_speed():
-    """3.0 m/s (Blue Robotics, hull-speed limited) within 3%, from both surge terms together
-    at the boat's published 8.2 kgf static thrust."""
+    """
+    Reach 3.0 m/s (Blue Robotics, hull-speed limited) within 3%.
+
+    From both surge terms together, at the boat's published 8.2 kgf static thrust.
+    """
     fraction = shipped()['blueboat_chassis'].data['installed_thrust']['fraction']
     assert fraction == pytest.approx(8.2 / (2 * 5.63), abs=1e-4)
     data = shipped()['blueboat_chassis'].hydrodynamics
@@ -324,8 +335,12 @@ def test_each_linear_term_is_its_quadratic_term_at_0_2():
 
 
 def test_the_yaw_drag_is_its_stated_estimate():
-    """nRabsR: cross-flow drag of both hulls turning (Cd 1.0, draft 0.054 m) plus each hull's
-    half of the surge drag at the hull's lever, as the part data's note derives it."""
+    """
+    nRabsR.
+
+    cross-flow drag of both hulls turning (Cd 1.0, draft 0.054 m) plus each hull's half of the
+    surge drag at the hull's lever, as the part data's note derives it.
+    """
     data = shipped()['blueboat_chassis'].hydrodynamics
     dimensions = shipped()['blueboat_chassis'].data['dimensions']
     length, lever = dimensions['hull_length'], dimensions['hull_y']
@@ -339,10 +354,10 @@ def test_propulsion_agrees_with_the_hand_calculation():
                                       shipped())
     assert sorted(limits) == ['motor_port', 'motor_stbd']
     data = shipped()['blueboat_chassis'].hydrodynamics
-    forward = sum(limit.max for limit in limits.values())
+    forward = sum(limit.maximum for limit in limits.values())
     assert propulsion.steady_speed(forward, data['xU'], data['xUabsU']) == pytest.approx(
         _steady(forward, data['xU'], data['xUabsU']), abs=1e-6)
-    backward = sum(limit.min for limit in limits.values())
+    backward = sum(limit.minimum for limit in limits.values())
     assert propulsion.steady_speed(backward, data['xU'], data['xUabsU']) == pytest.approx(
         -_steady(-backward, data['xU'], data['xUabsU']), abs=1e-6)
 
@@ -350,8 +365,12 @@ def test_propulsion_agrees_with_the_hand_calculation():
 # -- a water current -----------------------------------------------------------------------------
 
 def test_a_current_reaches_the_hydrodynamics_system(tmp_path):
-    """Hydrodynamics subtracts <default_current> (world frame, m/s) from the link's velocity
-    (gz-sim8_8.14.0 Hydrodynamics.cc, Configure and PreUpdate)."""
+    """
+    Give Hydrodynamics the current as <default_current> (world frame, m/s).
+
+    The system subtracts it from the link's velocity (gz-sim8_8.14.0 Hydrodynamics.cc,
+    Configure and PreUpdate).
+    """
     for given in ('0.5 0 0', [0.5, 0, 0], (0.5, 0.0, 0.0), '0.5, 0, 0'):
         result = build(CONFIG_DIR / 'blueboat.yaml', current=given)
         (hydro,) = plugins(ElementTree.fromstring(result.urdf.encode()),
@@ -409,3 +428,26 @@ def test_every_table_entry_names_its_source():
         for element, (meaning, unit, source) in table.items():
             assert meaning and unit and source, element
             assert 'gz-sim8_8.14.0' in source or 'sdformat1' in source or 'gz-sensors' in source
+
+
+def test_the_launch_argument_current_reaches_the_build(tmp_path):
+    """
+    Parse vehicle.launch.py's current:="x y z" (launch_plan's argument table).
+
+    It becomes the vector build() composes as <default_current>; a malformed one names the
+    argument.
+    """
+    from bluerobotics_parts import launch_plan
+
+    names = [a.name for a in launch_plan.ARGUMENTS]
+    assert 'current' in names
+    assert launch_plan.parse_arguments({'current': '0.5 0 0'})['current'] == (0.5, 0.0, 0.0)
+    assert launch_plan.parse_arguments({})['current'] is None
+    with pytest.raises(launch_plan.LaunchArgumentError) as caught:
+        launch_plan.parse_arguments({'current': '0.5 north'})
+    assert "launch argument current:='0.5 north'" in str(caught.value)
+    plan = launch_plan.plan({'current': '0.25 -0.1 0', 'gazebo': 'false'},
+                            environ={'ROS_HOME': str(tmp_path)})
+    hydro = ElementTree.parse(plan.urdf_file).getroot().find(
+        "gazebo/plugin[@name='gz::sim::systems::Hydrodynamics']")
+    assert hydro.findtext('default_current') == '0.25 -0.1 0.0'

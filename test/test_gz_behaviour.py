@@ -1,6 +1,7 @@
 """
-The vehicles in the real Gazebo: a headless gz-sim 8.14 (dartsim, Buoyancy, Hydrodynamics,
-Thruster) running the shipped water world (gz_support.py).
+The vehicles in the real Gazebo, a headless gz-sim 8.14 running the shipped water world.
+
+The server has dartsim and the Buoyancy, Hydrodynamics and Thruster systems (gz_support.py).
 
 For the default BlueBoat, the T200 config and mast_and_payload, one scripted run each (60 s of
 simulated time, about 10 s here): spawned level at the surface it settles to the trim
@@ -51,9 +52,9 @@ def run(request, tmp_path_factory):
     events = [
         {'t': PITCH_KICK, 'tilt': [0.0, 10.0]},
         {'t': ROLL_KICK, 'tilt': [10.0, 0.0]},
-        {'t': AHEAD, 'thrust': thrust(names.thrusters, info.limits, 'max')},
-        {'t': ASTERN, 'thrust': thrust(names.thrusters, info.limits, 'min')},
-        {'t': ONE, 'thrust': {t.gz_topic: (info.limits[t.instance].max if t is first else 0.0)
+        {'t': AHEAD, 'thrust': thrust(names.thrusters, info.limits, 'maximum')},
+        {'t': ASTERN, 'thrust': thrust(names.thrusters, info.limits, 'minimum')},
+        {'t': ONE, 'thrust': {t.gz_topic: (info.limits[t.instance].maximum if t is first else 0.0)
                               for t in names.thrusters}},
     ]
     trace = gz_support.simulate(path, END, events,
@@ -123,8 +124,11 @@ def test_full_astern_slows_it_and_backs_it(run):
 
 
 def test_one_propeller_alone_turns_it(run):
-    """The first propeller (port) pushing alone turns the boat to starboard: clockwise seen
-    from above, a negative yaw rate (REP 103, z up)."""
+    """
+    The first propeller (port) pushing alone turns the boat to starboard.
+
+    clockwise seen from above, a negative yaw rate (REP 103, z up).
+    """
     name, info, _, trace = run
     rates = [trace.angular[i][2] for i in trace.window(ONE + 4.0, END)]
     mean = sum(rates) / len(rates)
@@ -136,13 +140,17 @@ def test_one_propeller_alone_turns_it(run):
 
 
 def test_the_propellers_spin_at_the_commanded_thrusts_speed(run):
-    """velocity_control: the joint turns at w = sqrt(|T| / (rho Kt D^4)), signed by T Kt (the
-    Thruster's ThrustToAngularVec), steady while the command is."""
+    """
+    velocity_control.
+
+    the joint turns at w = sqrt(|T| / (rho Kt D^4)), signed by T Kt (the Thruster's
+    ThrustToAngularVec), steady while the command is.
+    """
     _, info, result, trace = run
     for joint, speeds in trace.joints.items():
         instance = joint[:-len('_joint')]
-        propeller = result.catalogue[info.limits[instance].type].propeller
-        limit = info.limits[instance].max
+        propeller = result.catalogue[info.limits[instance].part_type].propeller
+        limit = info.limits[instance].maximum
         expected = math.sqrt(limit / (1025.0 * propeller.thrust_coefficient
                                       * propeller.diameter ** 4))
         sign = 1 if propeller.rotation == 'cw' else -1
@@ -154,8 +162,12 @@ def test_the_propellers_spin_at_the_commanded_thrusts_speed(run):
 
 @pytest.mark.parametrize('config', ['default', 't200'])
 def test_propeller_spin_is_steady_at_a_10_ms_step(config, tmp_path):
-    """Without velocity_control the Thruster's PID (p 0.1) diverges above about 4.7 ms for
-    the M200 (8.6 ms for the T200); with it the spin holds at any step up to 10 ms."""
+    """
+    Hold the propeller spin at a 10 ms step.
+
+    Without velocity_control the Thruster's PID (p 0.1) diverges above about 4.7 ms for the
+    M200 (8.6 ms for the T200); with it the spin holds at any step up to 10 ms.
+    """
     result = build(CONFIGS[config])
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
@@ -163,9 +175,9 @@ def test_propeller_spin_is_steady_at_a_10_ms_step(config, tmp_path):
     from bluerobotics_parts.topics import vehicle_topics
 
     names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
-    trace = gz_support.simulate(path, 6.0, [{'t': 0.0, 'thrust': thrust(names.thrusters,
-                                                                         limits, 'max')}],
-                                step=0.01, joints=[t.joint for t in names.thrusters])
+    full = [{'t': 0.0, 'thrust': thrust(names.thrusters, limits, 'maximum')}]
+    trace = gz_support.simulate(path, 6.0, full, step=0.01,
+                                joints=[t.joint for t in names.thrusters])
     for joint, speeds in trace.joints.items():
         steady = speeds[trace.at(0.5):]
         assert all(math.isfinite(s) for s in steady)
@@ -179,8 +191,12 @@ def test_propeller_spin_is_steady_at_a_10_ms_step(config, tmp_path):
 
 
 def test_a_water_current_carries_the_boat(tmp_path):
-    """current:="0.5 0 0" reaches Hydrodynamics' <default_current>: with no thrust, the drag
-    (on the velocity relative to the water) pushes the boat downstream toward 0.5 m/s."""
+    """
+    current:="0.5 0 0" reaches Hydrodynamics' <default_current>.
+
+    with no thrust, the drag (on the velocity relative to the water) pushes the boat downstream
+    toward 0.5 m/s.
+    """
     result = build(CONFIGS['default'], current='0.5 0 0')
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
@@ -194,8 +210,12 @@ def test_a_water_current_carries_the_boat(tmp_path):
 
 
 def test_the_test_world_is_the_shipped_world_without_the_sensors_system():
-    """Read from config/worlds/water.sdf each time (no copy to drift): only the Sensors system
-    goes (the headless build has none), the step and the real-time factor are the test's."""
+    """
+    Read from config/worlds/water.sdf each time (no copy to drift).
+
+    only the Sensors system goes (the headless build has none), the step and the real-time factor
+    are the test's.
+    """
     shipped = ElementTree.parse(gz_support.WORLD).getroot()
     world = shipped.find('world')
     (sensors,) = [p for p in world.findall('plugin') if p.get('name') == gz_support.SENSORS_SYSTEM]

@@ -79,9 +79,12 @@ def _transform(pose):
 
 
 def _reference_below(mesh, waterline):
-    """An independent answer from the closed surface mesh: clip each triangle to z <= waterline
-    and sum the signed tetrahedra it spans with an apex on the waterline plane (divergence
-    theorem; the cap, lying in that plane, adds nothing)."""
+    """
+    Return an independent answer from the closed surface mesh.
+
+    Clip each triangle to z <= waterline and sum the signed tetrahedra it spans with an apex on
+    the waterline plane (divergence theorem; the cap, lying in that plane, adds nothing).
+    """
     apex = np.array([0.0, 0.0, waterline])
     triangles = mesh.vertices[mesh.faces] - apex
     below = (triangles[:, :, 2] <= 0).sum(axis=1)
@@ -128,8 +131,11 @@ def test_cylinder_volume_below_a_waterline(rpy):
 
 
 def test_a_level_cylinder_is_exact():
-    """Rotated onto x (as the community hull model and the Ping are), half submerged:
-    exactly half the cylinder."""
+    """
+    Rotated onto x (as the community hull model and the Ping are), half submerged.
+
+    exactly half the cylinder.
+    """
     cylinder = Cylinder(0.1, 2.0, kinematics.Pose.from_xyz_rpy((0, 0, 0), (0, math.pi / 2, 0)),
                         'hull')
     assert hydrostatics.volume_below(cylinder, 0.0) == pytest.approx(math.pi * 0.01, rel=1e-12)
@@ -222,8 +228,12 @@ collision:
 # -- buoyancy: the exact cut and gz-sim 8.14's ---------------------------------------------------
 
 def _reference_centroid_below(mesh, waterline):
-    """Volume and centroid of the mesh below the waterline, by the same independent clipping as
-    ``_reference_below`` (signed tetrahedra from an apex on the waterline plane)."""
+    """
+    Return the volume and centroid of the mesh below the waterline.
+
+    By the same independent clipping as ``_reference_below`` (signed tetrahedra from an apex on
+    the waterline plane).
+    """
     apex = np.array([0.0, 0.0, waterline])
     volume, moment = 0.0, np.zeros(3)
 
@@ -252,8 +262,12 @@ def _reference_centroid_below(mesh, waterline):
 @pytest.mark.parametrize('rpy', ANGLES)
 @pytest.mark.parametrize('depth', [-0.03, 0.02, 0.11])
 def test_exact_buoyancy_of_a_box_in_any_pose(rpy, depth):
-    """Force and centre of buoyancy: the volume below z = 0 and its centroid, whatever the
-    box's attitude (compared with an independent clipping of the box's surface mesh)."""
+    """
+    Force and centre of buoyancy.
+
+    the volume below z = 0 and its centroid, whatever the box's attitude (compared with an
+    independent clipping of the box's surface mesh).
+    """
     shape = Box((0.9, 0.3, 0.2), kinematics.Pose(), 'hull')
     body = kinematics.Pose.from_xyz_rpy((0.1, -0.2, -depth), rpy)
     wrench = buoyancy.exact([shape], body, (0.0, 0.0, 0.0), water=1000.0, air=0.0)
@@ -277,9 +291,13 @@ def test_exact_buoyancy_of_a_tilted_cylinder():
 
 
 def test_harmonic_cuts_each_box_in_its_own_frame():
-    """Hand-computed from Buoyancy.cc: a box whose centre is h below the surface displaces its
-    footprint times (h + height/2) whatever its tilt, at the point (0, 0, (h - height/2) / 2)
-    of its own frame; the rest of it gets the air above."""
+    """
+    Hand-computed from Buoyancy.cc.
+
+    a box whose centre is h below the surface displaces its footprint times (h + height/2) whatever
+    its tilt, at the point (0, 0, (h - height/2) / 2) of its own frame; the rest of it gets the air
+    above.
+    """
     box = Box((1.0, 0.5, 0.2), kinematics.Pose(), 'hull')
     for roll in (0.0, 0.5, 1.2):
         body = kinematics.Pose.from_xyz_rpy((0.3, 0.0, -0.05), (roll, 0.0, 0.0))
@@ -320,7 +338,7 @@ collision:
 
 
 def barge(tmp_path, pieces, mass=400.0, zg=-0.1, length=2.0, beam=1.0, height=0.5, xg=0.0):
-    """A box barge L x B x H (origin at its centre) cut into ``pieces`` along its length."""
+    """Return a box barge L x B x H (origin at its centre) cut into ``pieces`` lengthwise."""
     boxes = ''.join(
         f'  - box: [{length / pieces!r}, {beam!r}, {height!r}]\n    box_unverified: example\n'
         f'    xyz: [{-length / 2 + (i + 0.5) * length / pieces!r}, 0.0, 0.0]\n'
@@ -333,10 +351,13 @@ def barge(tmp_path, pieces, mass=400.0, zg=-0.1, length=2.0, beam=1.0, height=0.
 
 @pytest.mark.parametrize('pieces', [1, 2, 6])
 def test_a_box_barge_floats_as_the_textbook_says(tmp_path, pieces):
-    """Draft T = m / (rho L B); KB = T / 2; BM = I / V with I = B L^3 / 12 (pitch), L B^3 / 12
-    (roll). Exact: GM = KB + BM - KG. gz-sim 8 (one plane per box, in its own frame): the
-    boxes' own second moments drop out, so roll keeps none of BM and pitch keeps
-    L^3 B / 12 (1 - 1 / n^2) for n equal pieces."""
+    """
+    Draft T = m / (rho L B).
+
+    KB = T / 2; BM = I / V with I = B L^3 / 12 (pitch), L B^3 / 12 (roll). Exact: GM = KB + BM -
+    KG. gz-sim 8 (one plane per box, in its own frame): the boxes' own second moments drop out, so
+    roll keeps none of BM and pitch keeps L^3 B / 12 (1 - 1 / n^2) for n equal pieces.
+    """
     mass, zg, length, beam, height = 400.0, -0.1, 2.0, 1.0, 0.5
     urdf = barge(tmp_path, pieces)
     rho, g = buoyancy.SEA_WATER_DENSITY, buoyancy.GRAVITY
@@ -370,8 +391,12 @@ def test_an_off_centre_weight_trims_the_barge(tmp_path):
 
 @pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
 def test_harmonic_stiffness_is_within_15_percent_of_exact(config):
-    """The issue's criterion for the hull boxes: under Harmonic's buoyancy algorithm the roll
-    and pitch stiffnesses stay within 15% of exact hydrostatics (in fact within 4%)."""
+    """
+    The issue's criterion for the hull boxes.
+
+    under Harmonic's buoyancy algorithm the roll and pitch stiffnesses stay within 15% of exact
+    hydrostatics (in fact within 4%).
+    """
     urdf = resolve_config(config).urdf
     exact, harmonic = stability.rest(urdf, 'exact'), stability.rest(urdf, 'harmonic')
     for axis in ('roll_stiffness', 'pitch_stiffness'):
@@ -383,8 +408,12 @@ def test_harmonic_stiffness_is_within_15_percent_of_exact(config):
 
 
 def test_one_box_per_hull_would_capsize_in_harmonic(tmp_path):
-    """The defect the six boxes fix: with the hulls as one box each (the earlier part data),
-    Harmonic's algorithm gives a negative pitch stiffness (about -10 N m/rad against +270)."""
+    """
+    The defect the six boxes fix.
+
+    with the hulls as one box each (the earlier part data), Harmonic's algorithm gives a negative
+    pitch stiffness (about -10 N m/rad against +270).
+    """
     chassis = yaml.safe_load(shipped()['blueboat_chassis'].file.read_text(encoding='utf-8'))
     dims = chassis['dimensions']
     boxes = [{'box': [dims['hull_length'], 0.14404, 0.1834], 'box_unverified': 'earlier data',

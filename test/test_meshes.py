@@ -154,9 +154,14 @@ def test_chassis_has_the_datasheet_size_and_the_hulls_of_the_hull_data(meshes):
 
 
 def test_chassis_carries_the_parts_its_slots_hold(meshes):
-    """A cross member's top under each deck socket (the flag, mast and payload slots, measured
-    on the delivered mesh by the reference description), nothing between the hulls higher than
-    the sockets, and a motor mount reaching each motor slot's axis just ahead of the motor can."""
+    """
+    Carry the deck sockets on the cross members and the motors on their mounts.
+
+    A cross member's top lies under each deck socket (the flag, mast and payload slots,
+    measured on the delivered mesh by the reference description), nothing between the hulls
+    stands higher than the sockets, and a motor mount reaches each motor slot's axis just ahead
+    of the motor can.
+    """
     mesh, d = meshes['blueboat_chassis'], dims('blueboat_chassis')
     vertices = mesh.vertices
     between = vertices[np.abs(vertices[:, 1]) < d['hull_y'] - d['hull_radius']]

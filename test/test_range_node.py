@@ -1,6 +1,9 @@
-"""The scan_to_range node: without ROS it explains itself; with rclpy it turns the Ping's
-point cloud into a Range on the configured topics (runs under colcon test in a ROS 2
-workspace)."""
+"""
+The scan_to_range node: without ROS it explains itself; with rclpy it makes Ranges.
+
+With rclpy it turns the Ping's point cloud into a Range on the configured topics (runs under
+colcon test in a ROS 2 workspace).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """
-What Gazebo makes of robot_description.urdf, checked against the manifest, the part data, our own
-forward kinematics and the bridge; and the water world as SDFormat reads it.
+What Gazebo makes of robot_description.urdf, and the water world as SDFormat reads it.
+
+The converted model is checked against the manifest, the part data, our own forward kinematics
+and the bridge.
 
 The conversion checked is Harmonic's own: SDFormat 14 (``import sdformat14`` from
 ../shared/gz-harmonic, gz_support.py), which gz-sim 8 loads a URDF with. Debian's ``ign sdf``
@@ -55,8 +57,11 @@ def build_case(param, folder):
 
 @pytest.fixture(scope='module', params=CASES, ids=IDS)
 def case(request, tmp_path_factory):
-    """The build, its URDF file, and SDFormat 14's model of it: the object model and the
-    element tree ``gz sdf -p`` prints."""
+    """
+    Build a case: the build, its URDF file, and SDFormat 14's model of it.
+
+    The model both as objects and as the element tree ``gz sdf -p`` prints.
+    """
     sdformat14 = gz_support.sdformat14()
     result, path = build_case(request.param, tmp_path_factory.mktemp('sdf'))
     root = sdformat14.Root()
@@ -83,7 +88,7 @@ def expected_name(config, name) -> str:
 
 
 def pose(value) -> kinematics.Pose:
-    """A gz.math7 Pose3d as a kinematics.Pose."""
+    """Return a gz.math7 Pose3d as a kinematics.Pose."""
     rot = value.rot()
     return kinematics.Pose.from_xyz_rpy((value.pos().x(), value.pos().y(), value.pos().z()),
                                         (rot.roll(), rot.pitch(), rot.yaw()))
@@ -111,8 +116,12 @@ def test_one_thruster_per_fitted_propeller(case):
 
 
 def test_thruster_joints_are_revolute_about_the_thrust_axis(case):
-    """Each continuous joint becomes revolute (+/-1e16 limits), child the propeller, axis the
-    part's +x, placed where our kinematics puts it."""
+    """
+    Turn each continuous joint into a revolute one (+/-1e16 limits).
+
+    Its child is the propeller, its axis the part's +x, and it sits where our kinematics puts
+    it.
+    """
     sdformat14 = gz_support.sdformat14()
     result, _, model, _ = case
     poses = kinematics.link_poses(result.vehicle)
@@ -131,8 +140,12 @@ def test_thruster_joints_are_revolute_about_the_thrust_axis(case):
 
 
 def test_the_gazebo_model_keeps_the_vehicles_mass(case):
-    """All mass lumps into the root link, and nothing is dropped: the converted mass is the
-    URDF's, plus the 10 mg given to each massless link that carries a propeller joint."""
+    """
+    All mass lumps into the root link, and nothing is dropped.
+
+    the converted mass is the URDF's, plus the 10 mg given to each massless link that carries a
+    propeller joint.
+    """
     result, _, _, xml = case
     converted = sum(float(m.text) for m in xml.iter('mass'))
     carriers = sum(1 for a in result.vehicle.actuators.values()
@@ -142,15 +155,19 @@ def test_the_gazebo_model_keeps_the_vehicles_mass(case):
 
 
 def test_the_lumped_links_remain_as_frames_where_they_were(case):
-    """SDFormat 14 keeps every lumped link (and its joint) as a frame: the TF frames the ROS
-    side publishes exist in Gazebo too, at the same poses."""
+    """
+    Keep every lumped link (and its joint) as a frame (SDFormat 14).
+
+    The TF frames the ROS side publishes exist in Gazebo too, at the same poses.
+    """
     result, _, model, _ = case
     poses = kinematics.link_poses(result.vehicle)
     lumped = set(result.vehicle.links) - {result.vehicle.root_link} - set(propellers(result))
     assert lumped
     for link in lumped:
         assert model.frame_name_exists(link), link
-        same_pose(pose(model.frame_by_name(link).semantic_pose().resolve('__model__')), poses[link])
+        placed = model.frame_by_name(link).semantic_pose().resolve('__model__')
+        same_pose(pose(placed), poses[link])
 
 
 def test_the_echosounder_sits_on_the_root_link_at_its_beam_frame(case):

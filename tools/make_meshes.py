@@ -401,11 +401,16 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_chassis(part: dict, library: dict) -> Mesh:
-    """BlueBoat: two pontoon hulls at the hull data, the two cross members whose tops are the
-    deck sockets (payload forward; mast and flag aft), and a strut down to each motor slot."""
+    """
+    Build the BlueBoat: two pontoon hulls, two cross members, a strut to each motor.
+
+    The hulls at the hull data; the cross members' tops are the deck sockets (payload forward;
+    mast and flag aft).
+    """
     d, slots = dimensions(part), part['slots']
     hulls = [pontoon_hull(d, side) for side in (1, -1)]
-    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'], default_occupant(slots[name], library))
+    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'],
+                          default_occupant(slots[name], library))
               for name in ('motor_port', 'motor_stbd')]
     return combine(*hulls, deck_frame(d, slots), *struts)
 
@@ -428,22 +433,28 @@ def pontoon_hull(d: dict, side: int) -> Mesh:
 
 
 def deck_frame(d: dict, slots: dict) -> Mesh:
-    """The cross members between the hulls, with saddles down into them: the forward one under
-    the payload socket, the aft one under the mast and flag sockets, each member's top at its
-    sockets' height (the sockets the reference description measured on the delivered mesh;
-    the BlueBoat keeps its electronics in the hulls, so nothing else stands on the deck)."""
+    """
+    Build the cross members between the hulls, with saddles down into them.
+
+    The forward one runs under the payload socket, the aft one under the mast and flag
+    sockets, each member's top at its sockets' height (the sockets the reference description
+    measured on the delivered mesh; the BlueBoat keeps its electronics in the hulls, so nothing
+    else stands on the deck).
+    """
     radius = d['hull_radius']
-    forward, aft, mast = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag'), slot_xyz(slots, 'mast')
+    forward, aft = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag')
+    mast = slot_xyz(slots, 'mast')
     if abs(aft[0] - mast[0]) > 1e-9 or abs(aft[2] - mast[2]) > 1e-9:
         raise ValueError('the mast and flag sockets sit on the same (aft) cross member')
     frame = []
     for x, top in ((forward[0], forward[2]), (aft[0], aft[2])):
-        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT), DECK_FILLET,
-                                 centre=(x, 0.0, top - CROSS_MEMBER_HEIGHT / 2)))
+        middle = top - CROSS_MEMBER_HEIGHT / 2
+        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT),
+                                 DECK_FILLET, centre=(x, 0.0, middle)))
         saddle = SADDLE_WIDTH * CROSS_MEMBER_WIDTH / 2  # narrower than the member: no shared faces
         for side in (1, -1):  # saddles from the hull centre line up into the member
             frame.append(box((x - saddle, side * d['hull_y'] - radius / 2, d['hull_z']),
-                             (x + saddle, side * d['hull_y'] + radius / 2, top - CROSS_MEMBER_HEIGHT / 2)))
+                             (x + saddle, side * d['hull_y'] + radius / 2, middle)))
     return combine(*frame)
 
 
