@@ -203,10 +203,17 @@ def _check_meshes_exist(doc, path: Path) -> None:
     for section in ('visual', 'collision'):
         for index, item in enumerate(doc.data.get(section) or []):
             mesh = item.get('mesh')
-            if mesh and '://' not in mesh and not (path.absolute().parent / mesh).is_file():
+            if mesh and '://' not in mesh and not _is_file(path.absolute().parent / mesh):
                 raise doc.error((section, index, 'mesh'), f'mesh {mesh} not found (looked for '
                                 f'{path.absolute().parent / mesh}); mesh paths are relative '
                                 "to the part file's folder")
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, say: not a file we can use
+        return False
 
 
 def _check_slot_types(part: PartType, parts: dict) -> None:
