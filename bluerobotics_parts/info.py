@@ -85,6 +85,11 @@ def info_text(info: Info) -> str:
     row('GM_L', 'm', lambda r: r.gm_l, 3)
     lines.append('  (exact: the water plane cuts the collision shapes as they lie; gz-sim 8: '
                  "cut in each shape's own frame, gz-sim8_8.14.0 Buoyancy.cc)")
+    for rest, where in ((exact, 'in still water'), (harmonic, 'in Gazebo (gz-sim 8)')):
+        if min(rest.gm_t, rest.gm_l) < 0:
+            lines.append(f'  warning: a negative GM: the vehicle does not stay upright {where}; '
+                         'give it more displacement low, its weight lower, or split long '
+                         'collision boxes (docs/PARTS.md)')
     if info.cylinders:
         lines.append('  note: cylinder collisions on ' + ', '.join(info.cylinders) + ': gz-sim '
                      '8.0 to 8.11 give them no buoyancy (8.12 and later do, as computed here)')

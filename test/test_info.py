@@ -133,3 +133,20 @@ def test_a_cylinder_collision_is_noted(tmp_path):
     text = info_text(vehicle_info(config))
     assert 'note: cylinder collisions on base_link: gz-sim 8.0 to 8.11 give them no buoyancy' \
         in text
+
+
+def test_a_vehicle_gazebo_would_capsize_is_warned_about(tmp_path):
+    """
+    Warn about one box with the weight 0.3 m up.
+
+    Upright in still water (GM 3.9 m: the box's wide waterplane), but Gazebo's per-shape cut
+    keeps no waterplane term, so there GM = KB - KG < 0.
+    """
+    (tmp_path / 'raft.yaml').write_text(RAFT.format(mass=20.0).replace(
+        'com: [0.0, 0.0, 0.0]', 'com: [0.0, 0.0, 0.3]'), encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    info = vehicle_info(config)
+    assert info.rests['exact'].gm_t > 3 and info.rests['harmonic'].gm_t < 0
+    text = info_text(info)
+    assert 'warning: a negative GM: the vehicle does not stay upright in Gazebo' in text
+    assert 'upright in still water' not in text
