@@ -42,20 +42,23 @@ class Build:
         return self.gz_release
 
 
-def build(config, name: str | None = None, gz_release: str | None = None,
+def build(config, name: str | None = None, gz_release: str | None = None, current=None,
           gz_version: str | None = None) -> Build:
     """
     Resolve (once), check, compose for Gazebo and generate the bridge.
 
     ``gz_release``: harmonic (default), ionic or jetty; ``gz_version`` is its former name.
+    ``current``: a water current, x y z in m/s in the world frame, for the Hydrodynamics
+    system (gazebo.py).
     """
     release = gazebo.gz_release(gz_release or gz_version)  # fails before any work
+    current = gazebo.current_vector(current)  # so does a malformed current
     resolved = resolve_config(config, name=name)
     catalogue = resolved.catalogue()
     record = resolved.record
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
     composed = gazebo.compose(resolved.urdf, record, catalogue, resolved.name, release,
-                              root=resolved.tree)
+                              current=current, root=resolved.tree)
     bridge_text = bridge.bridge_yaml(record, catalogue, resolved.name)
     return Build(resolved, catalogue, vehicle, release.name, composed, bridge_text)
 

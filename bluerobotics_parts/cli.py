@@ -9,6 +9,7 @@
     bluerobotics-parts bridge URDF                bridge YAML of a resolved URDF
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
+    bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
 
 Every mistake in the input (usage included) ends as one message per problem on stderr and
 exit status 1, and a failing command writes nothing. A fault of the program itself exits 2
@@ -112,6 +113,13 @@ def cmd_verify(args) -> int:
     return EXIT_OK
 
 
+def cmd_info(args) -> int:
+    from .info import info_text, vehicle_info
+
+    sys.stdout.write(info_text(vehicle_info(args.config, name=args.name)))
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     top = ArgumentParser(
         prog='bluerobotics-parts',
@@ -174,6 +182,12 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('directory')
     sub.add_argument('--expect', metavar='IDENTITY',
                      help='fail unless the identity is this (sha256:...)')
+
+    sub = command('info', cmd_info, 'how the vehicle floats and drives: mass, centre of gravity, '
+                  'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
+                  'them), thrust limits, top speed')
+    sub.add_argument('config', type=_config_arg)
+    vehicle_name(sub)
     return top
 
 

@@ -21,7 +21,7 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'description', 'dimensions', 'attach', 'axis', 'inertial', 'visual',
              'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
-             'hydrodynamics')
+             'hydrodynamics', 'installed_thrust')
 SLOT_KEYS = ('xyz', 'rpy', 'accepts', 'default', 'joint', 'collision')
 FRAME_KEYS = ('xyz', 'rpy')
 GEOMETRY_KEYS = ('mesh', 'box', 'cylinder', 'sphere')
@@ -208,6 +208,22 @@ class _Checker:
                 continue
             self.number(path + (key,), value, f'hydrodynamics {key}')
 
+    def installed_thrust(self, data, frames) -> None:
+        """
+        Check a base part's ``installed_thrust: fraction``.
+
+        Its propulsors' thrust installed on it, as a fraction of their bench figures
+        (bluerobotics_parts.propulsion).
+        """
+        path = ('installed_thrust',)
+        if not self.section('installed_thrust', data, ('fraction',), ('fraction',)):
+            return
+        fraction = self.number(path + ('fraction',), data['fraction'],
+                               'installed_thrust fraction', positive=True)
+        if fraction is not None and fraction > 2:
+            self.problem(path + ('fraction',), 'installed_thrust fraction is the installed '
+                         'thrust over the bench figure: a number in (0, 2], usually below 1')
+
     # -- items
 
     def slot(self, name, slot, frames) -> None:
@@ -351,6 +367,7 @@ SECTION_CHECKS = {
     'propeller': _Checker.propeller,
     'echosounder': _Checker.echosounder,
     'hydrodynamics': _Checker.hydrodynamics,
+    'installed_thrust': _Checker.installed_thrust,
 }
 
 

@@ -141,7 +141,8 @@ def test_a_user_part_file_with_several_mistakes_gets_them_all(tmp_path):
         'known types: ' + KNOWN + ', or none for an empty slot',
         f"{part}:2: a part has no key 'mass'; valid keys: type, description, dimensions, attach, "
         'axis, inertial, visual, collision, slots, frames, propeller, echosounder, '
-        'hydrostatics, hydrodynamics (and <key>_source / <key>_unverified notes)',
+        'hydrostatics, hydrodynamics, installed_thrust (and <key>_source / <key>_unverified '
+        'notes)',
         f'{part}:3: inertial mass (kg) must be positive, got -1',
         f'{part}:5: mesh missing.stl not found (looked for {tmp_path}/missing.stl); mesh paths '
         "are relative to the part file's folder",
