@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .catalogue import Catalogue
+from .config import check_vehicle_name
 from .errors import BlueRoboticsPartsError
 from .record import AssemblyRecord
-from .pipeline import check_vehicle_name
 
 CLOCK_TOPIC = '/clock'
 
