@@ -33,9 +33,10 @@ TEMPORARY_PREFIX = '.bluerobotics_parts-tmp-'
 KEPT_PREFIX = '.bluerobotics_parts-old-'
 #: What the version before this one staged inside an output folder; removed when found.
 LEGACY_STAGING_PREFIX = '.bluerobotics_parts-staging-'
-#: The package's own data folders (installed under share/bluerobotics_parts; in a source
-#: checkout beside the Python package): outputs never go there.
-PACKAGE_DATA = ('urdf', 'meshes', 'config', 'launch', 'hook', 'resource')
+#: The package's own folders (its data installed under share/bluerobotics_parts; in a source
+#: checkout the same beside the Python package, with the sources): outputs never go there.
+PACKAGE_DATA = ('urdf', 'meshes', 'config', 'launch', 'hook', 'hooks', 'resource', 'docs',
+                'test', 'tools')
 #: How long a writer waits for another one writing the same folder.
 LOCK_TIMEOUT = 300.0
 
