@@ -71,7 +71,10 @@ def replace_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
                     notes += _enter_again(directory, inside)
                 if swapped:
                     notes += _retire(staging, directory)
-                _sync(directory.parent)
+                try:
+                    _sync(directory.parent)  # durable after a power cut, not only after a kill
+                except OSError:
+                    pass  # the swap is done: what follows must not report "nothing changed"
         return notes
     except OSError as error:
         _remove_created(created)
