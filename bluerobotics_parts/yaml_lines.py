@@ -9,6 +9,7 @@ checks can say ``my_boat.yaml:12: ...``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import gc
 from pathlib import Path
 import re
 
@@ -44,7 +45,7 @@ class LocatedDocument:
 def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     """Parse one YAML document. An empty document is None."""
     try:
-        node = yaml.compose(text, Loader=_COMPOSER)
+        node = _compose(text, file)
     except yaml.YAMLError as error:
         mark = getattr(error, 'problem_mark', None)
         problem = getattr(error, 'problem', None) or str(error)
@@ -75,18 +76,55 @@ def load_file(path: str | Path, what: str = 'file') -> LocatedDocument:
     return load_text(text, str(path))
 
 
-# libyaml's composer when it is there (about 9 times faster than the pure-Python one); both
-# only build nodes: what a node becomes is decided below, never by a loader's registrations.
-_COMPOSER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
-MERGE_TAG = 'tag:yaml.org,2002:merge'
-#: Constructed values (aliases counted each time they are used) before a document is refused:
-#: a real config has a few hundred; an alias "bomb" of a few lines would expand to billions.
-MAX_VALUES = 200_000
+#: Values a document may hold (aliases counted each time they are used) before it is refused:
+#: a real config has a few hundred, 3,000 free placements about 40,000; an alias "bomb" of a
+#: few lines would expand to billions, and a long flat list would take seconds to compose.
+MAX_VALUES = 100_000
 
+
+# libyaml when it is there: about 9 times faster than PyYAML's own parser and composer.
+_LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.SequenceStartEvent,
+                yaml.MappingStartEvent)
+
+
+def _compose(text: str, file: str):
+    """
+    Return the node tree of one document (None if empty), or refuse a too-large one.
+
+    The events are counted first (cheap, and stoppable half way): libyaml's composer cannot
+    be stopped, and a long list would otherwise cost seconds and hundreds of megabytes before
+    any check ran. Nodes only: what a node becomes is decided by _Builder, never by a
+    loader's registrations.
+    """
+    count = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, _NODE_EVENTS):
+            count += 1
+            if count > MAX_VALUES:
+                raise ConfigError(_too_large(), file=file, line=event.start_mark.line + 1)
+    collecting = gc.isenabled()
+    gc.disable()  # node trees hold no cycles; collecting while they grow is quadratic
+    try:
+        return yaml.compose(text, Loader=_LOADER)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _too_large() -> str:
+    return (f'more than {MAX_VALUES:,} values (counting each use of an alias): too large to '
+            'be a config or part file')
+
+
+MERGE_TAG = 'tag:yaml.org,2002:merge'
 # The scalar tags a config or part file may carry, and what makes each. Nothing else: xacro
 # (and any other library) registers tags such as !radians on PyYAML's global SafeLoader, whose
 # constructors evaluate their text; a document that uses one must be refused, not evaluated.
 _SAFE = yaml.constructor.SafeConstructor
+#: Python refuses to print integers of more than 4,300 digits and cannot make floats of ones
+#: above about 309; no count or dimension needs more than a handful.
+MAX_INTEGER_DIGITS = 30
 _SCALAR_TAGS = {
     'tag:yaml.org,2002:null': _SAFE.construct_yaml_null,
     'tag:yaml.org,2002:bool': _SAFE.construct_yaml_bool,
@@ -96,7 +134,10 @@ _SCALAR_TAGS = {
 }
 _SEQUENCE_TAG = 'tag:yaml.org,2002:seq'
 _MAPPING_TAG = 'tag:yaml.org,2002:map'
-_NOT_PLAIN_NUMBER = re.compile(r'^[-+]?(0[0-7_]+|0[bx].*|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$')
+# YAML 1.1 integers and floats that do not read as written: octal (010 is 8), hexadecimal,
+# binary and base-60 (1:30 is 90).
+_NOT_PLAIN_NUMBER = re.compile(
+    r'^[-+]?(0[0-7_]+|0[bx].*|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$')
 
 
 class _Builder:
@@ -111,9 +152,7 @@ class _Builder:
     def construct(self, node, path):
         self.count += 1
         if self.count > MAX_VALUES:
-            raise ConfigError(f'more than {MAX_VALUES:,} values (counting each use of an alias): '
-                              'too large to be a config or part file', file=self.file,
-                              line=node.start_mark.line + 1)
+            raise ConfigError(_too_large(), file=self.file, line=node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
             self._tag(node, _MAPPING_TAG)
             return self._mapping(node, path)
@@ -176,6 +215,10 @@ class _Builder:
             raise ConfigError(f'{node.value!r} is a YAML 1.1 base-60, octal, hexadecimal or '
                               'binary number, which reads as something else than written; '
                               'write a plain decimal number (or quote it as text)',
+                              file=self.file, line=line)
+        if node.tag == 'tag:yaml.org,2002:int' and len(node.value) > MAX_INTEGER_DIGITS:
+            raise ConfigError(f'an integer of {len(node.value):,} digits is not a plausible '
+                              f'value here (at most {MAX_INTEGER_DIGITS} digits)',
                               file=self.file, line=line)
         try:
             return make(self.constructor, node)

@@ -202,4 +202,4 @@ def test_an_alias_bomb_fails_fast_with_a_message(tmp_path):
     path.write_text('\n'.join(lines) + '\n', encoding='utf-8')
     result = cli_in_subprocess('urdf', path, timeout=10)
     assert result.returncode == 1
-    assert 'more than 200,000 values (counting each use of an alias)' in result.stderr
+    assert 'more than 100,000 values (counting each use of an alias)' in result.stderr
