@@ -17,6 +17,7 @@ import stat
 
 from . import paths
 from .errors import AssemblyError, ConfigError, Problem
+from .inputs import file_kind
 from .part_format import is_annotation, part_problems
 from .yaml_lines import load_file
 
@@ -291,14 +292,17 @@ def read_user_part(file_text: str) -> UserPart:
 
 def _mesh_problems(doc, path: Path) -> list[Problem]:
     """
-    Return the problems of a user part's meshes.
+    Return the problems of a user part's meshes: inside its file's folder, or shipped.
 
-    They are files under its own folder (relative paths, after resolving symbolic links) or
-    the package's own meshes: a missing one would only show as an empty link, and one from
-    elsewhere would be copied into exports.
+    Relative paths are taken from the part file's folder and must stay inside it once
+    symbolic links are resolved; ``package://bluerobotics_parts/meshes/...`` names a shipped
+    mesh. Nothing else (``file://``, absolute paths, ``..``, other packages): an export copies
+    a part's meshes, so a path out of the folder would carry any local file along, and a
+    missing mesh would only show as an empty link in RViz and Gazebo.
     """
     found = []
-    folder = Path(os.path.realpath(path.absolute().parent))
+    folder = path.absolute().parent
+    shipped_meshes = Path(os.path.realpath(paths.share_dir() / 'meshes'))
     for section in ('visual', 'collision'):
         items = doc.data.get(section) if isinstance(doc.data, dict) else None
         for index, item in enumerate(items if isinstance(items, list) else []):
@@ -306,31 +310,34 @@ def _mesh_problems(doc, path: Path) -> list[Problem]:
             if not isinstance(mesh, str) or not mesh:
                 continue
             where = (section, index, 'mesh')
-            if '://' in mesh:
-                if not mesh.startswith(paths.PACKAGE_URI + 'meshes/'):
-                    found.append(_mesh_problem(doc, where, f'mesh {mesh} is not a file of this '
-                                               "part's folder nor of the package's meshes "
-                                               f'({paths.PACKAGE_URI}meshes/...); give a path '
-                                               "relative to the part file's folder"))
+            if mesh.startswith(paths.PACKAGE_URI):
+                target = paths.share_dir() / mesh[len(paths.PACKAGE_URI):]
+                inside = shipped_meshes
+            elif '://' in mesh or mesh.startswith('/') or '..' in mesh.split('/'):
+                found.append(_mesh_problem(doc, where, f"mesh {mesh} is outside the part file's "
+                                           "folder; a user part's mesh is a path inside its part "
+                                           "file's folder (e.g. meshes/bracket.stl) or a shipped "
+                                           f'mesh ({paths.PACKAGE_URI}meshes/<type>/<file>)'))
                 continue
-            target = Path(os.path.realpath(path.absolute().parent / mesh))
-            if mesh.startswith('/') or (folder != target and folder not in target.parents):
-                found.append(_mesh_problem(doc, where, f'mesh {mesh} is outside the part '
-                                           f"file's folder ({folder}); mesh paths are relative "
-                                           "to the part file's folder and stay inside it"))
-            elif not _is_regular_file(target):
+            else:
+                target, inside = folder / mesh, Path(os.path.realpath(folder))
+            if inside not in Path(os.path.realpath(target)).parents:
+                found.append(_mesh_problem(doc, where, f'mesh {mesh} leads out of {inside} '
+                                           "(symbolic links resolved); a user part's meshes must "
+                                           "lie inside its part file's folder, a shipped mesh "
+                                           "inside the package's meshes/"))
+                continue
+            try:
+                mode = os.stat(target).st_mode
+            except (OSError, ValueError):  # missing, or a name too long for the system
                 found.append(_mesh_problem(doc, where, f'mesh {mesh} not found (looked for '
-                                           f'{path.absolute().parent / mesh}); mesh paths are '
-                                           "relative to the part file's folder"))
+                                           f'{target}); mesh paths are relative to the part '
+                                           "file's folder"))
+                continue
+            if not stat.S_ISREG(mode):
+                found.append(_mesh_problem(doc, where, f'mesh {mesh} is {file_kind(mode)} '
+                                           f'({target}), not a regular file; name a mesh file'))
     return found
-
-
-def _is_regular_file(path: Path) -> bool:
-    """Return whether ``path`` is a regular file (a name too long for the system is not)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
 
 
 def _mesh_problem(doc, where, message) -> Problem:

@@ -49,9 +49,11 @@ def cmd_parts(args) -> int:
 
 
 def cmd_urdf(args) -> int:
-    from .atomic import write_text_atomically
+    from .atomic import check_output_folder, write_text_atomically
     from .pipeline import resolve_config
 
+    if args.output:
+        check_output_folder(Path(args.output).parent, label=Path(args.output))
     resolved = resolve_config(args.config, name=args.name)
     if args.output:
         write_text_atomically(Path(args.output), resolved.urdf)
@@ -76,13 +78,19 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from .build import build, summary, write_build
+    from .atomic import check_output_folder
+    from .build import artefacts, build, summary, write_build
     from .export import description_identity
 
+    folder = Path(args.output)
+    check_output_folder(folder)
     result = build(args.config, name=args.name, gz_release=args.gz_release)
-    identity = description_identity(result)
-    written = write_build(result, Path(args.output))
-    sys.stdout.write(summary(result, written, identity))
+    # the identity reads every mesh: it can fail, so it is computed (and the summary made)
+    # before the first byte is written
+    text = summary(result, [folder / name for name in artefacts(result)],
+                   description_identity(result))
+    write_build(result, folder)
+    sys.stdout.write(text)
     return EXIT_OK
 
 

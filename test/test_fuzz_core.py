@@ -10,7 +10,8 @@ dropped or repeated, tags and aliases inserted; user part files likewise. Each i
 through the build (resolution, URDF, Gazebo composition, bridge, vehicle model), the check
 against the default URDF, and (as Python data) the API. Either it succeeds, and then
 urdfdom's check_urdf accepts the URDF (for a sample), or it raises the package's own error;
-nothing else, within 2 s per input, and the process grows by less than 300 MB over the run.
+nothing else, within 2 s of CPU per input, and the process grows by less than 300 MB over
+the run.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
             (folder / name).write_text(part_text, encoding='utf-8')
         path = folder / 'config.yaml'
         path.write_text(text, encoding='utf-8')
-        began = time.perf_counter()
+        began = time.process_time()  # CPU: the machine's other load does not count
         try:
             result = build(path)
             built += 1
@@ -153,7 +154,7 @@ def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
                 Assembly.from_dict(data).build()
             except BlueRoboticsPartsError:
                 pass
-        slowest = max(slowest, time.perf_counter() - began)
+        slowest = max(slowest, time.process_time() - began)
         assert slowest < 2.0, (slowest, text)
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - start_rss) / 1024
     assert grown_mb < 300, grown_mb
