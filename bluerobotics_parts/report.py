@@ -27,25 +27,13 @@ def catalogue_text(catalogue: Catalogue) -> str:
 
 
 def tree_text(record: AssemblyRecord) -> str:
-    """The resolved assembly as an indented tree: each instance with its type, each slot
-    with its occupant or ``(empty)``, free placements under their parent."""
-    lines = []
+    """
+    Return the resolved assembly as an indented tree.
 
-    def instance(part, indent, via):
-        lines.append(f'{indent}{via}{part.name} ({part.type})')
-        child_indent = indent + '    '
-        for slot in record.slots_of(part.name):
-            occupant = record.occupant(part.name, slot.name)
-            if occupant is None:
-                lines.append(f'{child_indent}[{slot.name}] (empty)')
-            else:
-                instance(occupant, child_indent, f'[{slot.name}] ')
-        for frame in record.frames_of(part.name):
-            lines.append(f'{child_indent}<frame {frame.name}>')
-        for placed in placements.get(part.name, []):
-            instance(placed, child_indent, f'placed on {placed.parent}: ')
-
-    # Free placements hang under the instance owning their parent link.
+    Each instance with its type, each slot with its occupant or ``(empty)``, free placements
+    under the instance owning their parent link. An explicit stack: a chain of thousands of
+    slots must not exhaust Python's recursion.
+    """
     owner = {p.name: p.name for p in record.parts}
     owner.update({s.link: s.of for s in record.slots})
     owner.update({f.link: f.of for f in record.frames})
@@ -53,6 +41,28 @@ def tree_text(record: AssemblyRecord) -> str:
     for part in record.parts:
         if part.is_placement:
             placements.setdefault(owner.get(part.parent, record.base.name), []).append(part)
-    lines.append(f'vehicle {record.robot_name}')
-    instance(record.base, '', '')
+    lines = [f'vehicle {record.robot_name}']
+    shown = set()  # a record met again (only a config refused elsewhere could loop)
+    stack = [('instance', record.base, '', '')]
+    while stack:
+        task = stack.pop()
+        if task[0] == 'line':
+            lines.append(task[1])
+            continue
+        _, part, indent, via = task
+        lines.append(f'{indent}{via}{part.name} ({part.type})')
+        if id(part) in shown:
+            continue
+        shown.add(id(part))
+        inner = indent + '    '
+        children = []
+        for slot in record.slots_of(part.name):
+            occupant = record.occupant(part.name, slot.name)
+            children.append(('line', f'{inner}[{slot.name}] (empty)') if occupant is None
+                            else ('instance', occupant, inner, f'[{slot.name}] '))
+        children += [('line', f'{inner}<frame {frame.name}>')
+                     for frame in record.frames_of(part.name)]
+        children += [('instance', placed, inner, f'placed on {placed.parent}: ')
+                     for placed in placements.get(part.name, [])]
+        stack.extend(reversed(children))
     return '\n'.join(lines) + '\n'

@@ -230,3 +230,21 @@ def test_gz_release_and_its_former_name(tmp_path):
         (tmp_path / 'b' / 'robot_description.urdf').read_bytes()
     help_text = cli('build', '--help').stdout
     assert '--gz-release' in help_text and '--gz-version' not in help_text
+
+
+def test_a_chain_of_two_thousand_slots_goes_through_every_command(tmp_path):
+    lines, carrier = ['slots:'], 'base_link'
+    for level in range(2000):
+        lines.append(f'  - {{of: {carrier}, name: s{level}, xyz: [0, 0, 0.1], '
+                     'accepts: [blueboat_flag], default: blueboat_flag}')
+        carrier = f's{level}'
+    config = write_config(tmp_path, '\n'.join(lines) + '\n')
+    tree = cli('tree', config)
+    assert tree.returncode == 0, tree.stderr[-2000:]
+    assert tree.stdout.rstrip().endswith('[s1999] s1999 (blueboat_flag)')
+    urdf = tmp_path / 'deep.urdf'
+    assert cli('urdf', config, '-o', urdf).returncode == 0
+    checked = cli('check', config, urdf)
+    assert checked.returncode == 0, checked.stderr[-2000:]
+    built = cli('build', config, '-o', tmp_path / 'out')
+    assert built.returncode == 0, built.stderr[-2000:]
