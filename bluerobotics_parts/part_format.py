@@ -15,6 +15,7 @@ import re
 
 from .config import name_problem, SLOT_JOINTS
 from .errors import AssemblyError, Problem, shown
+from .vectors import is_number
 from .yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
@@ -36,7 +37,6 @@ ROTATIONS = ('cw', 'ccw')
 HYDRODYNAMICS_NAME = re.compile(r'^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$')
 # Text written into URDF attributes: no control characters (a newline would not survive).
 _CONTROL = re.compile(r'[\x00-\x1f\x7f]')
-_NUMBER_LIMIT = 1e308
 
 # Numbers that are not physical facts and need no source: colours.
 NON_FACT_KEYS = ('rgba',)
@@ -348,12 +348,8 @@ class _Checker:
 
 
 def _is_real(value) -> bool:
-    """Return whether ``value`` is a finite number, not a boolean (an int within floats)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    if isinstance(value, int):
-        return -_NUMBER_LIMIT < value < _NUMBER_LIMIT
-    return math.isfinite(value)
+    """Return whether ``value`` is a number of part data: vectors.py's rule, text excluded."""
+    return not isinstance(value, str) and is_number(value)
 
 
 SECTION_CHECKS = {
