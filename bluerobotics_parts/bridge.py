@@ -69,15 +69,16 @@ def bridge_yaml(record: AssemblyRecord, catalogue: Catalogue, name: str | None =
     return header + yaml.safe_dump(entries_for(names), sort_keys=False, default_flow_style=False)
 
 
-def bridge_yaml_for_urdf(urdf_text: str, name: str | None = None) -> str:
+def bridge_yaml_for_urdf(urdf_text: str, name: str | None = None, folder=None) -> str:
     """bridge.yaml for a URDF resolved by bluerobotics_parts (plain or composed for Gazebo).
 
     The vehicle name defaults to the URDF's robot name. A URDF already composed for Gazebo
     has that name written into its plugins, so another name is refused rather than giving a
-    bridge whose topics nothing publishes.
+    bridge whose topics nothing publishes. ``folder``: the URDF file's folder, which the
+    record's relative part file paths (an export's) are taken from.
     """
     root = parse_urdf(urdf_text)
-    record = read(root)
+    record = read(root, folder)
     composed = root.find('gazebo') is not None  # build writes the robot name into them
     if name is not None and composed and name != record.robot_name:
         raise BlueRoboticsPartsError(

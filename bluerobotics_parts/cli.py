@@ -99,7 +99,8 @@ def cmd_bridge(args) -> int:
     from .record import read_urdf_file
 
     urdf = read_urdf_file(args.urdf)
-    sys.stdout.write(bridge_yaml_for_urdf(urdf, name=args.name))
+    sys.stdout.write(bridge_yaml_for_urdf(urdf, name=args.name,
+                                          folder=Path(args.urdf).absolute().parent))
     return EXIT_OK
 
 

@@ -124,8 +124,14 @@ def parse_urdf(urdf: str | bytes) -> ElementTree.Element:
     return root
 
 
-def read(urdf: str | bytes | ElementTree.Element) -> AssemblyRecord:
-    """Return the assembly record of a resolved URDF (text or parsed root)."""
+def read(urdf: str | bytes | ElementTree.Element, folder=None) -> AssemblyRecord:
+    """
+    Return the assembly record of a resolved URDF (text or parsed root).
+
+    ``folder``: the URDF file's folder, which relative part file paths are taken from (an
+    export records its copies of the part files relative to itself); without it, they are
+    taken from the working folder.
+    """
     root = urdf if isinstance(urdf, ElementTree.Element) else parse_urdf(urdf)
 
     def records(tag, required):
@@ -151,6 +157,7 @@ def read(urdf: str | bytes | ElementTree.Element) -> AssemblyRecord:
                   for a in records('assembly_slot', ('of', 'name', 'link')))
     frames = tuple(LinkRecord(a['of'], a['name'], a['link'])
                    for a in records('assembly_frame', ('of', 'name', 'link')))
-    part_files = tuple((a['type'], Path(a['path']))
+    base = Path(folder) if folder is not None else Path()
+    part_files = tuple((a['type'], base / a['path'])
                        for a in records('assembly_part_file', ('type', 'path')))
     return AssemblyRecord(root.get('name', ''), parts, slots, frames, part_files)

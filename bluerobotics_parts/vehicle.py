@@ -121,11 +121,15 @@ class Vehicle:
         self.sensors: dict[str, Sensor] = sensors
 
     @classmethod
-    def from_urdf(cls, urdf: str | bytes) -> 'Vehicle':
-        """Build the model from resolved URDF text (with its record). Raises VehicleError
-        when the links and joints are not one tree; RecordError without a record."""
+    def from_urdf(cls, urdf: str | bytes, folder=None) -> 'Vehicle':
+        """
+        Build the model from resolved URDF text (with its record).
+
+        Raises VehicleError when the links and joints are not one tree; RecordError without a
+        record. ``folder``: the URDF file's folder, for the record's relative part file paths.
+        """
         robot = assembly_record.parse_urdf(urdf)
-        record = assembly_record.read(robot)
+        record = assembly_record.read(robot, folder)
         return _build(robot, record, part_catalogue.catalogue(
             [path for _, path in record.part_files]))
 

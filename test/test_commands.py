@@ -248,3 +248,17 @@ def test_a_chain_of_two_thousand_slots_goes_through_every_command(tmp_path):
     assert checked.returncode == 0, checked.stderr[-2000:]
     built = cli('build', config, '-o', tmp_path / 'out')
     assert built.returncode == 0, built.stderr[-2000:]
+
+
+def test_bridge_of_an_exported_urdf_finds_its_part_files_from_anywhere(tmp_path):
+    from bluerobotics_parts.vehicle import Vehicle
+
+    example = CONFIG_DIR / 'examples' / 'user_part.yaml'
+    exported = cli('export', example, tmp_path / 'export')
+    assert exported.returncode == 0, exported.stderr
+    urdf = tmp_path / 'export' / 'robot.urdf'
+    bridge = cli('bridge', urdf, cwd=tmp_path)  # not the export's folder
+    assert bridge.returncode == 0, bridge.stderr
+    assert '/blueboat/motor_port/thrust' in bridge.stdout
+    vehicle = Vehicle.from_urdf(urdf.read_text(encoding='utf-8'), folder=urdf.parent)
+    assert vehicle.parts['camera_bracket'].type == 'camera_bracket'
