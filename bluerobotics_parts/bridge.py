@@ -55,7 +55,8 @@ def entries_for(names: VehicleTopics) -> list[dict]:
     return entries
 
 
-def bridge_entries(record: AssemblyRecord, catalogue: Catalogue, name: str | None = None) -> list[dict]:
+def bridge_entries(record: AssemblyRecord, catalogue: Catalogue,
+                   name: str | None = None) -> list[dict]:
     """The bridge entries of the vehicle in ``record`` (name: the URDF's robot name by
     default)."""
     return entries_for(vehicle_topics(record, catalogue, name))
