@@ -1,8 +1,23 @@
-"""``scan_to_range``: republishes a simulated Ping's LaserScan as a sensor_msgs/msg/Range.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 
-ros_gz bridges the Ping's gpu_lidar fan as a LaserScan (Range cannot be bridged); this node
-turns each scan into one Range with the arithmetic of ``echosounder``. The launch file starts
-one per echosounder with the names from ``topics.py`` and the beam data from the part:
+"""
+``scan_to_range``: republishes a simulated Ping's LaserScan as a sensor_msgs/msg/Range.
+
+ros_gz bridges the Ping's gpu_lidar as a LaserScan (Range cannot be bridged); this node turns
+each scan into one Range with the arithmetic of ``echosounder``. The launch file starts one per
+echosounder with the names from ``topics.py`` and the beam data from the part:
 
     scan_topic     LaserScan to read, e.g. /blueboat/ping/scan
     range_topic    Range to publish, e.g. /blueboat/ping/range
@@ -11,12 +26,16 @@ one per echosounder with the names from ``topics.py`` and the beam data from the
     field_of_view  full beam opening angle, rad
     min_range, max_range   the measurable interval, m
 
-The header stamp is the scan's, so the Range is as old as the measurement. Every rclpy import
-is inside a function: the module imports (and ``main`` explains itself) without ROS.
+The header stamp is the scan's, so the Range is as old as the measurement. SIGINT and SIGTERM,
+however many arrive and whenever, end the node cleanly with exit status 0: a terminal's Ctrl-C
+reaches every process of ``ros2 launch`` and launch then sends its own SIGINT, so a second one
+during the shutdown is the normal case. Every rclpy import is inside a function: the module
+imports (and ``main`` explains itself) without ROS.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 
 from .echosounder import EchosounderError, RangeReading, RangeSpec
@@ -33,18 +52,27 @@ PARAMETERS = {  # name -> default; the launch plan sets all of them
 
 
 def make_node(parameter_overrides=()):
-    """The rclpy node (rclpy must be initialised); ``parameter_overrides`` (rclpy Parameters)
-    stand in for --ros-args. Raises EchosounderError for parameters that describe no ranger."""
+    """
+    Return the rclpy node (rclpy must be initialised).
+
+    ``parameter_overrides`` (rclpy Parameters) stand in for --ros-args. Raises
+    EchosounderError for parameters that describe no ranger.
+    """
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile
     from sensor_msgs.msg import LaserScan, Range
 
     class ScanToRange(Node):
+        """Publishes one Range per LaserScan."""
+
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
             for name, default in PARAMETERS.items():
                 self.declare_parameter(name, default)
-            value = lambda name: self.get_parameter(name).value  # noqa: E731
+
+            def value(name):
+                return self.get_parameter(name).value
+
             self.spec = RangeSpec(field_of_view=float(value('field_of_view')),
                                   min_range=float(value('min_range')),
                                   max_range=float(value('max_range')))
@@ -64,8 +92,9 @@ def make_node(parameter_overrides=()):
         def on_scan(self, scan: LaserScan) -> None:
             reading = RangeReading.from_scan(scan.ranges, self.spec)
             if reading is None:
-                self.get_logger().warning('scan without a usable ray (empty or all NaN): no Range',
-                                       throttle_duration_sec=5.0)
+                self.get_logger().warning(
+                    'scan without a usable ray (empty or all NaN): no Range',
+                    throttle_duration_sec=5.0)
                 return
             message = Range()
             message.header.stamp = scan.header.stamp
@@ -80,28 +109,57 @@ def make_node(parameter_overrides=()):
     return ScanToRange()
 
 
+class StopRequest:
+    """
+    Records SIGINT / SIGTERM instead of raising KeyboardInterrupt.
+
+    rclpy's own handlers are not installed (``SignalHandlerOptions.NO``): they raise
+    KeyboardInterrupt wherever the signal lands, also inside ``destroy_node``, and the node then
+    dies with exit code -2. Here a signal only sets a flag; the spin loop sees it within
+    ``SPIN_PERIOD`` seconds and shuts down once.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.requested = False
+        for number in self.SIGNALS:
+            signal.signal(number, self._handle)
+
+    def _handle(self, number, frame) -> None:
+        self.requested = True
+
+
+SPIN_PERIOD = 0.1  # s: the longest a stop request waits for the spin loop
+
+
 def main(argv=None) -> int:
-    """Console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
+    """Run the console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
+    stop = StopRequest()  # first: a signal during start-up must not raise either
     try:
         import rclpy
-        from rclpy.executors import ExternalShutdownException
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.signals import SignalHandlerOptions
     except ImportError as error:
         print(f'scan_to_range needs ROS 2 (rclpy and sensor_msgs): {error}. Source your ROS 2 '
               "setup (e.g. /opt/ros/jazzy/setup.bash) and the workspace's install/setup.bash, "
               'then run it with ros2 run bluerobotics_parts scan_to_range.', file=sys.stderr)
         return 1
-    rclpy.init(args=sys.argv if argv is None else argv)
+    rclpy.init(args=sys.argv if argv is None else argv,
+               signal_handler_options=SignalHandlerOptions.NO)
     try:
         node = make_node()
     except EchosounderError as error:
         print(f'scan_to_range: {error}', file=sys.stderr)
         rclpy.try_shutdown()
         return 1
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
     try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        while not stop.requested and rclpy.ok():
+            executor.spin_once(timeout_sec=SPIN_PERIOD)
     finally:
+        executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
     return 0
