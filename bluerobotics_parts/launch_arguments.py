@@ -80,8 +80,8 @@ def _vehicle_arguments() -> tuple:
         Argument('use_sim_time', 'true', "Every node uses Gazebo's /clock (set for the nodes this "
                  'launch starts and those a parent launch starts after including it)', 'choice',
                  BOOLEAN_CHOICES),
-        Argument('gazebo', 'auto', 'Start Gazebo: auto (unless one is already running), true, '
-                 'false', 'choice', GAZEBO_CHOICES),
+        Argument('gazebo', 'auto', 'Start Gazebo (auto: unless one is already running)', 'choice',
+                 GAZEBO_CHOICES),
         # Not called gz_version: ros_gz_sim's gz_sim.launch.py declares that one (a number) and
         # would inherit ours through the include.
         Argument('gz_release', gazebo.DEFAULT_FLAVOUR, 'Gazebo release the model is composed for',

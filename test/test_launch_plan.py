@@ -1,3 +1,17 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
 """
 The launch logic without ROS.
 
@@ -44,7 +58,7 @@ def option(arguments, flag: str) -> str:
 
 @pytest.fixture(scope='module')
 def default(tmp_path_factory):
-    """The shipped BlueBoat, spawned at a pose, with RViz."""
+    """Return the plan of the shipped BlueBoat, spawned at a pose, with RViz."""
     ros_home = tmp_path_factory.mktemp('ros_home')
     plan = make_plan(ros_home, x=1.5, y=-2, z=0.1, yaw=1.25, rviz='true')
     return ros_home, plan
@@ -130,8 +144,8 @@ def test_the_artefacts_are_written_to_the_vehicle_folder(default):
     ros_home, plan = default
     folder = ros_home / 'bluerobotics_parts' / 'blueboat'
     assert plan.artefact_dir == folder
-    assert sorted(p.name for p in folder.iterdir()) == ['bridge.yaml', 'robot_description.urdf',
-                                                         'vehicle.rviz']
+    assert sorted(p.name for p in folder.iterdir()) == [
+        'bridge.yaml', 'robot_description.urdf', 'vehicle.rviz']
     urdf = (folder / 'robot_description.urdf').read_text()
     assert 'gz::sim::systems::Thruster' in urdf  # the Gazebo composition, not the plain URDF
     bridge = yaml.safe_load((folder / 'bridge.yaml').read_text())
@@ -164,7 +178,8 @@ def test_the_spawn_command(default):
     arguments = create.arguments
     assert option(arguments, '-name') == 'blueboat'
     assert Path(option(arguments, '-file')) == plan.artefact_dir / 'robot_description.urdf'
-    assert [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')] == [1.5, -2.0, 0.1, 1.25]
+    pose = [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')]
+    assert pose == [1.5, -2.0, 0.1, 1.25]
     assert option(arguments, '-world') == 'water'  # read from config/worlds/water.sdf
 
 
@@ -184,7 +199,7 @@ def test_one_range_converter_per_ping(default):
     assert parameters['scan_topic'] == '/blueboat/ping/scan'
     assert parameters['range_topic'] == '/blueboat/ping/range'
     assert parameters['frame_id'] == 'blueboat/ping_beam'
-    links = {l.get('name') for l in parse(plan.urdf_file.read_text()).findall('link')}
+    links = {link.get('name') for link in parse(plan.urdf_file.read_text()).findall('link')}
     assert 'ping_beam' in links  # the TF frame is a link of the spawned model
     assert parameters['field_of_view'] == pytest.approx(math.radians(25))  # Ping2 beam width
     assert (parameters['min_range'], parameters['max_range']) == (0.5, 100.0)
@@ -346,7 +361,7 @@ def test_a_world_file_of_ones_own(tmp_path):
 
 
 def fake_gz(folder: Path, script: str) -> dict:
-    """A ``gz`` command on PATH (the real one is not installed here) for the detector."""
+    """Return an environment with a ``gz`` double on PATH, for the detector."""
     folder.mkdir(exist_ok=True)
     gz = folder / 'gz'
     gz.write_text('#!/bin/sh\n' + script)
@@ -388,7 +403,8 @@ def test_the_display_plan(tmp_path, monkeypatch):
     assert gui.namespace == 'shown'
     assert gui.remappings == rsp.remappings == (('joint_states', '/shown/joint_states'),)
     (rviz,) = nodes['rviz2']
-    assert rviz.arguments == ('-d', str(tmp_path / 'bluerobotics_parts' / 'shown' / 'display.rviz'))
+    view_file = tmp_path / 'bluerobotics_parts' / 'shown' / 'display.rviz'
+    assert rviz.arguments == ('-d', str(view_file))
     view = yaml.safe_load(plan.rviz_file.read_text())['Visualization Manager']
     assert view['Global Options']['Fixed Frame'] == 'shown/base_link'
     assert not [d for d in view['Displays'] if d['Class'].endswith('/Range')]  # no Gazebo
