@@ -116,7 +116,10 @@ class StopRequest:
     rclpy's own handlers are not installed (``SignalHandlerOptions.NO``): they raise
     KeyboardInterrupt wherever the signal lands, also inside ``destroy_node``, and the node then
     dies with exit code -2. Here a signal only sets a flag; the spin loop sees it within
-    ``SPIN_PERIOD`` seconds and shuts down once.
+    ``SPIN_PERIOD`` seconds and shuts down once. From the first signal on, further ones are
+    ignored: Python resets a handler it installed to the default (die) while the interpreter
+    finalizes (CPython 3.11, Modules/signalmodule.c, _PySignal_Fini), and a late second
+    SIGINT would otherwise kill the exiting process.
     """
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -127,7 +130,13 @@ class StopRequest:
             signal.signal(number, self._handle)
 
     def _handle(self, number, frame) -> None:
+        self.request()
+
+    def request(self) -> None:
+        """Stop, and ignore every later SIGINT / SIGTERM (the process is on its way out)."""
         self.requested = True
+        for number in self.SIGNALS:
+            signal.signal(number, signal.SIG_IGN)
 
 
 SPIN_PERIOD = 0.1  # s: the longest a stop request waits for the spin loop
@@ -159,6 +168,7 @@ def main(argv=None) -> int:
         while not stop.requested and rclpy.ok():
             executor.spin_once(timeout_sec=SPIN_PERIOD)
     finally:
+        stop.request()  # however it ends, signals from now on find nothing to interrupt
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()

@@ -119,25 +119,24 @@ def _register(prefix: Path, package: str) -> None:
     marker.write_text('', encoding='utf-8')
 
 
-def make_prefix(prefix: Path) -> Path:
+def make_prefix(prefix: Path, doubles: bool = True) -> Path:
     """
     Lay out an ament prefix with this package, ros_gz_sim's launch file and the doubles.
 
     bluerobotics_parts: its share folder holds links to this checkout's data, so
     ``<share>/..`` (package.xml's gazebo_model_path) has a ``bluerobotics_parts/meshes``;
     scan_to_range is the real node from this checkout. ros_gz_sim: the real gz_sim.launch.py.
-    Every other program is a recording_node.py double; ``bin/gz`` is the gz double.
+    Every other program is a recording_node.py double; ``bin/gz`` is the gz double. Without
+    ``doubles``: this package alone.
     """
     python = sys.executable
-    for package, program in DOUBLE_PROGRAMS:
+    for package, program in DOUBLE_PROGRAMS if doubles else ():
         _register(prefix, package)
         _script(prefix / 'lib' / package / program,
                 f'#!/bin/sh\nexec {python} {DOUBLES / "recording_node.py"} {package} {program} '
                 '"$@"\n')
-    _register(prefix, 'ros_gz_sim')
-    launch_dir = prefix / 'share' / 'ros_gz_sim' / 'launch'
-    launch_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(GZ_SIM_LAUNCH, launch_dir / 'gz_sim.launch.py')
+    if doubles:
+        _ros_gz_sim(prefix)
     _register(prefix, PACKAGE)
     share = prefix / 'share' / PACKAGE
     share.mkdir(parents=True, exist_ok=True)
@@ -148,9 +147,17 @@ def make_prefix(prefix: Path) -> Path:
         (share / 'launch' / launch_file.name).symlink_to(launch_file)
     _script(prefix / 'lib' / PACKAGE / 'scan_to_range',
             f'#!/bin/sh\nexec {python} -m {PACKAGE}.range_node "$@"\n')
-    (prefix / 'bin').mkdir(parents=True, exist_ok=True)
-    (prefix / 'bin' / 'gz').symlink_to(DOUBLES / 'gz')
+    if doubles:
+        (prefix / 'bin').mkdir(parents=True, exist_ok=True)
+        (prefix / 'bin' / 'gz').symlink_to(DOUBLES / 'gz')
     return prefix
+
+
+def _ros_gz_sim(prefix: Path) -> None:
+    _register(prefix, 'ros_gz_sim')
+    launch_dir = prefix / 'share' / 'ros_gz_sim' / 'launch'
+    launch_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(GZ_SIM_LAUNCH, launch_dir / 'gz_sim.launch.py')
 
 
 def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
