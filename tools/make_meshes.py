@@ -1,19 +1,31 @@
 #!/usr/bin/env python3
-"""Generate the part library's visual meshes from the part data.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 
-Every ``visual: - mesh: <type>/<file>.stl`` in ``urdf/parts/<type>.yaml`` is built here as a
-small binary STL: a recognisable approximation made from the part's ``dimensions:`` (and, where
-a part shows where something attaches, its slots), in the part's own frame (REP 103, metres),
-so the visual lines up with the collision primitives. The numbers that the YAML does not give
-are shape choices, kept as named constants below and marked cosmetic.
+"""
+Generate the part library's visual meshes from the part data.
 
-    python tools/make_meshes.py            # write meshes/<type>/<file>.stl
-    python tools/make_meshes.py --check    # exit 1 if the committed meshes are not current
-
-The output is deterministic (fixed header, no timestamps, geometry from numpy only), so
-``--check`` compares bytes (falling back to a 1 um geometry comparison, so a last-bit
-difference in another platform's sin/cos is not reported as a stale mesh). Needs numpy and
-PyYAML; trimesh, if installed, adds a watertightness column to the summary.
+Every ``visual: - mesh: <type>/<file>.stl`` in ``urdf/parts/<type>.yaml`` is built here as a small
+binary STL: a recognisable approximation made from the part's ``dimensions:`` (and, where a part
+shows where something attaches, its slots), in the part's own frame (REP 103, metres), so the
+visual lines up with the collision primitives. The numbers that the YAML does not give are shape
+choices, kept as named constants below and marked cosmetic. python tools/make_meshes.py # write
+meshes/<type>/<file>.stl python tools/make_meshes.py --check # exit 1 if the committed meshes are
+not current The output is deterministic (fixed header, no timestamps, geometry from numpy only), so
+``--check`` compares bytes (falling back to a 1 um geometry comparison, so a last-bit difference in
+another platform's sin/cos is not reported as a stale mesh). Needs numpy and PyYAML; trimesh, if
+installed, adds a watertightness column to the summary.
 """
 
 from __future__ import annotations
@@ -128,8 +140,12 @@ def combine(*meshes: Mesh) -> Mesh:
 
 
 def closed_shell(vertices, faces) -> Mesh:
-    """Weld coincident vertices (poles, flat corners), drop the triangles that collapse, and wind
-    the shell outward, so every generator can describe a shape as a grid of rings."""
+    """
+    Return the mesh welded, without collapsed triangles, and wound outward.
+
+    Coincident vertices (poles, flat corners) are welded and the triangles that collapse
+    dropped, so every generator can describe a shape as a grid of rings.
+    """
     vertices = np.asarray(vertices, dtype=float)
     faces = np.asarray(faces, dtype=np.int64)
     key = np.round(vertices, 12) + 0.0  # + 0.0 turns -0.0 into 0.0 so both weld
@@ -152,9 +168,12 @@ def signed_volume(vertices: np.ndarray, faces: np.ndarray) -> float:
 
 
 def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = False) -> Mesh:
-    """A closed surface through rings of equally many points: quads between neighbouring rings,
-    a fan over each end ring (or the last ring joined back to the first when `closed`, for
-    hollow bodies). A ring of coincident points is a pole."""
+    """
+    Return a closed surface through rings of equally many points.
+
+    quads between neighbouring rings, a fan over each end ring (or the last ring joined back to the
+    first when `closed`, for hollow bodies). A ring of coincident points is a pole.
+    """
     rings = [np.asarray(r, dtype=float) for r in rings]
     count, size = len(rings), len(rings[0])
     vertices, faces = list(rings), []
@@ -175,14 +194,17 @@ def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = Fal
 
 
 def unit_circle(segments: int) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of evenly spaced angles, with the exact 0 and +/-1 that keep bounds exact."""
+    """Return cos and sin of evenly spaced angles, with the exact 0 and +/-1 that keep bounds exact."""
     angles = 2.0 * np.pi * np.arange(segments) / segments
     return np.round(np.cos(angles), 15) + 0.0, np.round(np.sin(angles), 15) + 0.0
 
 
 def along_axis(axial, radial_y, radial_z, axis: str) -> np.ndarray:
-    """Points given as (axial, two radial coordinates) for a body of revolution about x or z.
-    The z case is a cyclic permutation (a rotation), so winding is unchanged."""
+    """
+    Points given as (axial, two radial coordinates) for a body of revolution about x or z.
+
+    The z case is a cyclic permutation (a rotation), so winding is unchanged.
+    """
     if axis == 'x':
         return np.stack([axial, radial_y, radial_z], -1)
     if axis == 'z':
@@ -192,9 +214,12 @@ def along_axis(axial, radial_y, radial_z, axis: str) -> np.ndarray:
 
 def lathe(profile, segments: int = ROUND_SEGMENTS, axis: str = 'x', centre=(0.0, 0.0, 0.0),
           hollow: bool = False) -> Mesh:
-    """A body of revolution from a profile of (axial position, radius) pairs. Solid: ends are
-    closed by flat discs (or poles where the radius is 0). Hollow: the profile is a closed loop
-    (a duct or ring cross-section)."""
+    """
+    Return a body of revolution from a profile of (axial position, radius) pairs.
+
+    Solid: ends are closed by flat discs (or poles where the radius is 0). Hollow: the profile is a
+    closed loop (a duct or ring cross-section).
+    """
     cos, sin = unit_circle(segments)
     rings = [along_axis(np.full(segments, a), r * cos, r * sin, axis) for a, r in profile]
     mesh = loft(rings, closed=hollow)
@@ -202,15 +227,19 @@ def lathe(profile, segments: int = ROUND_SEGMENTS, axis: str = 'x', centre=(0.0,
 
 
 def box(lower, upper) -> Mesh:
-    """An axis-aligned box between two corners."""
+    """Return an axis-aligned box between two corners."""
     (x0, y0, z0), (x1, y1, z1) = lower, upper
     rectangle = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
     return loft([[(x, y, z) for x, y in rectangle] for z in (z0, z1)])
 
 
 def rounded_box(size, radius: float, centre=(0.0, 0.0, 0.0), steps: int = FILLET_STEPS) -> Mesh:
-    """A box of exactly `size` with all edges rounded to `radius` (eight sphere corners joined
-    by flat faces): rows of latitude over four quadrants of longitude, poles welded."""
+    """
+    Return a box of exactly `size` with all edges rounded to `radius`.
+
+    Eight sphere corners joined by flat faces: rows of latitude over four quadrants of
+    longitude, poles welded.
+    """
     inner = np.asarray(size, dtype=float) / 2.0 - radius
     if np.any(inner < 0):
         raise ValueError(f'fillet {radius} too large for box {size}')
@@ -234,9 +263,12 @@ def rounded_box(size, radius: float, centre=(0.0, 0.0, 0.0), steps: int = FILLET
 
 
 def extruded_grid(x_edges, y_edges, solid, z0: float, z1: float) -> Mesh:
-    """A plate made of the `solid[i][j]` cells of a rectangular grid, extruded from z0 to z1:
-    top and bottom faces on the solid cells, walls where a solid cell meets a hole or the
-    outside. Holes must not touch one another, even at corners (keeps the shell manifold)."""
+    """
+    Return a plate made of the `solid[i][j]` cells of a rectangular grid, extruded from z0 to z1.
+
+    top and bottom faces on the solid cells, walls where a solid cell meets a hole or the outside.
+    Holes must not touch one another, even at corners (keeps the shell manifold).
+    """
     x_edges, y_edges = np.asarray(x_edges, float), np.asarray(y_edges, float)
     nx, ny = len(x_edges), len(y_edges)
     solid = np.asarray(solid, dtype=bool)
@@ -281,19 +313,26 @@ def rotated_about_x(mesh: Mesh, angle: float) -> Mesh:
 
 
 def swapped_yz(mesh: Mesh) -> Mesh:
-    """y and z exchanged (a reflection, so rewound): lets a grid in x-y serve as one in x-z."""
+    """Return y and z exchanged (a reflection, so rewound): lets a grid in x-y serve as one in x-z."""
     return Mesh(mesh.vertices[:, [0, 2, 1]], mesh.faces[:, ::-1].copy())
 
 
 def mirrored_y(mesh: Mesh) -> Mesh:
-    """The mirror image through the x-z plane (y -> -y), rewound so it still faces outward:
-    a counter-clockwise propeller is exactly the mirror image of a clockwise one."""
+    """
+    Return the mirror image through the x-z plane (y -> -y), rewound so it still faces outward.
+
+    a counter-clockwise propeller is exactly the mirror image of a clockwise one.
+    """
     return Mesh(mesh.vertices * np.array([1.0, -1.0, 1.0]), mesh.faces[:, ::-1].copy())
 
 
 def quarter_round(a_flat, a_tip, radius, steps, rise=0.0):
-    """Profile points of a rounded end (quarter ellipse) from the full radius at `a_flat` to a
-    pole at `a_tip`, as (axial, radius, lift) triples; `lift` raises the end toward its tip."""
+    """
+    Return the profile points of a rounded end (quarter ellipse).
+
+    From the full radius at `a_flat` to a pole at `a_tip`, as (axial, radius, lift) triples;
+    `lift` raises the end toward its tip.
+    """
     points = []
     for k in range(steps + 1):
         angle = (np.pi / 2) * k / steps
@@ -307,10 +346,13 @@ def quarter_round(a_flat, a_tip, radius, steps, rise=0.0):
 # --- Shapes shared by several parts -------------------------------------------------------------
 
 def right_handed_propeller(diameter: float, root_radius: float, axial_centre: float) -> Mesh:
-    """Swept blades on a right-handed helix (x advances as the blade turns about +x): the
-    propeller that turns clockwise seen from astern when it pushes forward. The other hand is
+    """
+    Swept blades on a right-handed helix (x advances as the blade turns about +x).
+
+    the propeller that turns clockwise seen from astern when it pushes forward. The other hand is
     its mirror image. Each blade is lofted from lens-shaped sections lying on cylinders, so the
-    tips reach exactly the propeller radius."""
+    tips reach exactly the propeller radius.
+    """
     tip_radius = diameter / 2.0
     lead = PROP_PITCH_RATIO * diameter / (2.0 * np.pi)  # axial advance per radian
     chord = -np.cos(np.pi * np.arange(PROP_CHORD_POINTS + 1) / PROP_CHORD_POINTS)  # -1..1
@@ -352,9 +394,13 @@ def with_hand(mesh: Mesh, rotation: str) -> Mesh:
 # --- One function per part shape ----------------------------------------------------------------
 
 def m200_motor_with_prop(part: dict, library: dict) -> Mesh:
-    """M200 outrunner can along x, centred on the origin, with the weedless propeller's hub
-    sleeve on the aft end of the can and three blades on it: motor and propeller turn together,
-    and the whole fits the collision cylinder (propeller radius x motor length)."""
+    """
+    Return the M200 outrunner can along x, centred on the origin, with its propeller.
+
+    The weedless propeller's hub sleeve sits on the aft end of the can with three blades on it:
+    motor and propeller turn together, and the whole fits the collision cylinder (propeller radius
+    x motor length).
+    """
     d = dimensions(part)
     length, radius = d['motor_length'], d['motor_diameter'] / 2.0
     chamfer = M200_CAN_CHAMFER * d['motor_diameter']
@@ -369,9 +415,13 @@ def m200_motor_with_prop(part: dict, library: dict) -> Mesh:
 
 
 def t200_thruster(part: dict, library: dict) -> Mesh:
-    """T200: a duct (body diameter x body length, centred on the origin, axis x) with a bell-
-    mouth intake at the front, a central motor body, stator struts at the aft end and a
-    three-blade propeller inside the duct."""
+    """
+    T200.
+
+    a duct (body diameter x body length, centred on the origin, axis x) with a bell- mouth intake
+    at the front, a central motor body, stator struts at the aft end and a three-blade propeller
+    inside the duct.
+    """
     d = dimensions(part)
     length, outer = d['body_length'], d['body_diameter'] / 2.0
     prop_radius = d['propeller_diameter'] / 2.0
@@ -405,8 +455,12 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_chassis(part: dict, library: dict) -> Mesh:
-    """BlueBoat: two pontoon hulls at the hull data, the deck frame whose tops are where the
-    flag, payload and mast slots sit, and a strut down to each motor slot."""
+    """
+    BlueBoat.
+
+    two pontoon hulls at the hull data, the deck frame whose tops are where the flag, payload and
+    mast slots sit, and a strut down to each motor slot.
+    """
     d, slots = dimensions(part), part['slots']
     hulls = [pontoon_hull(d, side) for side in (1, -1)]
     struts = [motor_strut(slot_xyz(slots, name), d['hull_z'], default_occupant(slots[name], library))
@@ -415,9 +469,13 @@ def blueboat_chassis(part: dict, library: dict) -> Mesh:
 
 
 def pontoon_hull(d: dict, side: int) -> Mesh:
-    """One hull: the community model's cylinder (radius, length, centre) as the parallel body,
-    with rounded ends beyond it that bring the overall length to the datasheet length; the bow
-    end rises toward its tip."""
+    """
+    One hull.
+
+    the community model's cylinder (radius, length, centre) as the parallel body, with rounded ends
+    beyond it that bring the overall length to the datasheet length; the bow end rises toward its
+    tip.
+    """
     radius, hull_length = d['hull_radius'], d['hull_length']
     end_length = (d['length'] - hull_length) / 2.0
     if end_length <= 0:
@@ -432,9 +490,13 @@ def pontoon_hull(d: dict, side: int) -> Mesh:
 
 
 def deck_frame(d: dict, slots: dict) -> Mesh:
-    """Cross members whose tops are the payload (forward) and flag (aft) slot heights, saddles
-    down into the hulls, a deck tray between the members and the electronics box on it, whose
-    top is the mast slot."""
+    """
+    Return the deck frame between the hulls.
+
+    Cross members whose tops are the payload (forward) and flag (aft) slot heights, saddles down
+    into the hulls, a deck tray between the members and the electronics box on it, whose top is
+    the mast slot.
+    """
     radius = d['hull_radius']
     forward, aft, mast = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag'), slot_xyz(slots, 'mast')
     frame = []
@@ -457,8 +519,11 @@ def deck_frame(d: dict, slots: dict) -> Mesh:
 
 
 def motor_strut(slot: tuple, hull_z: float, motor_part: dict) -> Mesh:
-    """A fin from inside the hull down to the motor axis, ahead of the spinning can, with a
-    round boss the can's front face bolts to (sized from the slot's default motor)."""
+    """
+    Return a fin from inside the hull down to the motor axis, ahead of the spinning can.
+
+    It ends in a round boss the can's front face bolts to (sized from the slot's default motor).
+    """
     md = dimensions(motor_part)
     can_length = md.get('motor_length', md.get('body_length'))
     can_diameter = md.get('motor_diameter', md.get('body_diameter'))
@@ -474,7 +539,7 @@ def motor_strut(slot: tuple, hull_z: float, motor_part: dict) -> Mesh:
 
 
 def blueboat_flag(part: dict, library: dict) -> Mesh:
-    """A pole up +z from the origin and a thin rectangular flag at its top, flying aft (-x)."""
+    """Return a pole up +z from the origin and a thin rectangular flag at its top, flying aft (-x)."""
     d = dimensions(part)
     pole_radius = d['pole_diameter'] / 2
     pole = lathe([(0.0, pole_radius), (d['pole_height'], pole_radius)], SMALL_ROUND_SEGMENTS, axis='z')
@@ -484,8 +549,11 @@ def blueboat_flag(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_antenna_mast(part: dict, library: dict) -> Mesh:
-    """A tube up +z from the origin on a round base plate, with an antenna puck whose top is the
-    mast height (where the `top` frame puts the antenna)."""
+    """
+    Return a tube up +z from the origin on a round base plate, with an antenna puck.
+
+    The puck's top is the mast height (where the `top` frame puts the antenna).
+    """
     d = dimensions(part)
     height, diameter = d['height'], d['diameter']
     base_t, puck_h = MAST_BASE_THICKNESS * diameter, MAST_PUCK_HEIGHT * diameter
@@ -499,7 +567,7 @@ def blueboat_antenna_mast(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_payload_bracket(part: dict, library: dict) -> Mesh:
-    """The mounting plate (bottom face at z = 0) with its grid of holes."""
+    """Return the mounting plate (bottom face at z = 0) with its grid of holes."""
     d = dimensions(part)
 
     def edges(extent, holes):
@@ -515,9 +583,13 @@ def blueboat_payload_bracket(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
-    """An L bracket: a foot at the hull attachment (origin), a vertical plate down to -drop
-    (the collision box) and a clamp ring round the top of the Ping, which hangs from the `ping`
-    slot looking down (ring bore = the diameter of the slot's default sensor)."""
+    """
+    Return an L bracket.
+
+    a foot at the hull attachment (origin), a vertical plate down to -drop (the collision box) and
+    a clamp ring round the top of the Ping, which hangs from the `ping` slot looking down (ring
+    bore = the diameter of the slot's default sensor).
+    """
     d = dimensions(part)
     drop, width, thickness = d['drop'], d['width'], d['thickness']
     sensor = dimensions(default_occupant(part['slots']['ping'], library))
@@ -538,8 +610,12 @@ def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
 
 
 def ping_singlebeam(part: dict, library: dict) -> Mesh:
-    """The Ping's cylindrical body from its back cap (origin) along +x, a shallow dome on the
-    transducer face that ends at +length, and a cable gland behind the back cap."""
+    """
+    Return the Ping's cylindrical body from its back cap (origin) along +x.
+
+    A shallow dome on the transducer face ends at +length; a cable gland sits behind the back
+    cap.
+    """
     d = dimensions(part)
     length, diameter = d['length'], d['diameter']
     radius = diameter / 2
@@ -557,7 +633,7 @@ def ping_singlebeam(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_battery(part: dict, library: dict) -> Mesh:
-    """A rounded box of the pack's size, centred on the origin."""
+    """Return a rounded box of the pack's size, centred on the origin."""
     d = dimensions(part)
     size = (d['length'], d['width'], d['height'])
     return rounded_box(size, BATTERY_FILLET * min(size))
@@ -587,7 +663,7 @@ def load_library() -> dict[str, dict]:
 
 
 def dimensions(part: dict) -> dict[str, float]:
-    """The numeric dimensions (their `_source`/`_unverified` notes left out)."""
+    """Return the part's numeric dimensions, without their `_source`/`_unverified` notes."""
     return {k: float(v) for k, v in part.get('dimensions', {}).items()
             if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
@@ -597,7 +673,7 @@ def slot_xyz(slots: dict, name: str) -> tuple[float, float, float]:
 
 
 def default_occupant(slot: dict, library: dict) -> dict:
-    """The part a slot holds by default (or the first it accepts), for sizing what meets it."""
+    """Return the part a slot holds by default (or the first it accepts), for sizing what meets it."""
     default = slot.get('default')
     name = default if default in library else slot['accepts'][0]
     return library[name]
@@ -638,7 +714,7 @@ def stl_bytes(mesh: Mesh, name: str) -> bytes:
 
 
 def build_all(library: dict) -> dict[str, tuple[str, Mesh, bytes]]:
-    """mesh path -> (part type, mesh, STL bytes)."""
+    """Return mesh path -> (part type, mesh, STL bytes)."""
     built = {}
     for part_type, relative in mesh_targets(library):
         mesh = SHAPES[part_type](library[part_type], library)
@@ -675,9 +751,12 @@ def summary(built: dict) -> str:
 
 
 def same_geometry(committed: bytes, fresh: bytes) -> bool:
-    """Equal up to float rounding: the same header and triangles, coordinates within 1 um. Byte
-    equality is the rule on one machine; this keeps a last-bit difference in another platform's
-    sin/cos from failing the check."""
+    """
+    Equal up to float rounding.
+
+    the same header and triangles, coordinates within 1 um. Byte equality is the rule on one
+    machine; this keeps a last-bit difference in another platform's sin/cos from failing the check.
+    """
     if committed[:84] != fresh[:84] or len(committed) != len(fresh):
         return False
     a = np.frombuffer(committed, dtype=STL_RECORD, offset=84)
