@@ -19,7 +19,10 @@ Needs ROS 2 (launch, launch_ros); only the launch files and their ROS-only tests
 The decisions are in launch_plan.py, the argument table in launch_arguments.py.
 """
 
-from launch.actions import DeclareLaunchArgument
+import signal
+
+from launch.actions import DeclareLaunchArgument, RegisterEventHandler
+from launch.event_handlers import OnProcessStart, OnShutdown
 from launch.logging import get_logger
 from launch_ros.actions import Node, SetParameter
 from launch_ros.parameter_descriptions import ParameterValue
@@ -53,6 +56,39 @@ def sim_time(use_sim_time: bool):
     scope: the nodes of this launch, and those a parent launch starts after including it.
     """
     return SetParameter(name='use_sim_time', value=use_sim_time)
+
+
+def stop_children_on_shutdown(process: str) -> list:
+    """
+    Return event handlers that pass launch's stop on to the children of a shell process.
+
+    ros_gz_sim's gz_sim.launch.py starts gz with ``ExecuteProcess(shell=True, name='gazebo')``
+    (ros_gz branch jazzy). launch signals only the shell, and dash, /bin/sh on Debian and
+    Ubuntu, ignores SIGINT while it waits for gz; launch then kills the shell and gz is left
+    running. On shutdown, the shell's children get the SIGINT themselves.
+    """
+    shells = []
+
+    def remember(event, context):
+        if event.process_name.rsplit('-', 1)[0] == process:
+            shells.append(event.pid)
+
+    def forward(event, context):
+        import psutil  # ros2cli depends on it, so wherever ros2 launch runs
+
+        for pid in shells:
+            try:
+                children = psutil.Process(pid).children()
+            except psutil.Error:
+                continue  # the shell is gone already
+            for child in children:
+                try:
+                    child.send_signal(signal.SIGINT)
+                except psutil.Error:
+                    pass
+
+    return [RegisterEventHandler(OnProcessStart(on_start=remember)),
+            RegisterEventHandler(OnShutdown(on_shutdown=forward))]
 
 
 def argument_values(context, table) -> dict:

@@ -34,7 +34,8 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from bluerobotics_parts import launch_arguments, launch_plan
 from bluerobotics_parts.launch_actions import (argument_values, declare, node, planned,
-                                               sim_time, warn_misspelled)
+                                               sim_time, stop_children_on_shutdown,
+                                               warn_misspelled)
 from launch import LaunchDescription
 from launch.actions import GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
@@ -50,6 +51,7 @@ def actions(context):
                               'gz_sim.launch.py')
         # Scoped and not forwarding: gz_sim.launch.py sees only the arguments given here (its
         # own gz_version would otherwise be overridden by a parent's).
+        result += stop_children_on_shutdown('gazebo')  # its shell does not pass SIGINT on
         result.append(GroupAction([IncludeLaunchDescription(
             PythonLaunchDescriptionSource(gz_sim),
             launch_arguments=plan.gazebo_launch_arguments.items())],

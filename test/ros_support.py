@@ -242,9 +242,16 @@ class LaunchRun:
                                      f'{self.process.returncode}); log:\n{self.log}')
             time.sleep(0.2)
 
-    def interrupt(self, timeout: float = 60.0) -> int:
-        """Ctrl-C: SIGINT to the whole process group; return launch's exit code."""
-        os.killpg(self.process.pid, signal.SIGINT)
+    def interrupt(self, timeout: float = 60.0, group: bool = True) -> int:
+        """
+        Ctrl-C: SIGINT to the whole process group; return launch's exit code.
+
+        With ``group=False`` only ``ros2 launch`` gets it, as from ``kill -INT`` or a supervisor.
+        """
+        if group:
+            os.killpg(self.process.pid, signal.SIGINT)
+        else:
+            self.process.send_signal(signal.SIGINT)
         try:
             return self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -262,12 +269,11 @@ class LaunchRun:
 
     def stop(self) -> None:
         """End what is left of this launch's process group (clean-up after a failure)."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait(timeout=30)
+        try:  # also once launch has ended: what it left behind is still in its group
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
 
     def process_report(self) -> dict:
         """Return launch's word on each process it started: pid -> (name, 'clean' | 'died')."""

@@ -79,29 +79,32 @@ def wait_for_log(run: LaunchRun, text: str, timeout: float = 60.0) -> None:
         time.sleep(0.2)
 
 
-def shut_down(run: LaunchRun, shares_records: bool = False) -> None:
+def shut_down(run: LaunchRun, shares_records: bool = False, group: bool = True) -> None:
     """
     Ctrl-C, then assert the clean shutdown (the gz wrapper: see the module docstring).
 
     With ``shares_records`` another launch still running wrote records too: only the
     processes this launch reports are checked for leftovers.
     """
-    code = run.interrupt()
-    report = run.process_report()
-    gz = run.records_of(*GZ)
-    for pid, (name, state) in list(report.items()):
-        if name.startswith(GAZEBO_WRAPPER) and state == 'died' and gz:
-            assert f'process has died [pid {pid}, exit code -2,' in run.log, run.log
-            assert all((run.records / f"gz.sim.{r['pid']}.stopped").is_file() for r in gz), \
-                'gz did not stop on the SIGINT'
-            report.pop(pid)
-    unclean = {pid: state for pid, state in report.items() if state[1] != 'clean'}
-    assert report and not unclean, f'not finished cleanly: {unclean}\n{run.log}'
-    assert 'Traceback' not in run.log, run.log
-    assert code == 0, f'ros2 launch exit code {code}\n{run.log}'
-    recorded = set() if shares_records else {r['pid'] for r in run.records_of()}
-    left = [pid for pid in set(run.process_report()) | recorded if ros_support.alive(pid)]
-    assert not left, f'still running after the launch ended: {left}'
+    code = run.interrupt(group=group)
+    try:
+        report = run.process_report()
+        gz = run.records_of(*GZ)
+        for pid, (name, state) in list(report.items()):
+            if name.startswith(GAZEBO_WRAPPER) and state == 'died' and gz:
+                assert f'process has died [pid {pid}, exit code -2,' in run.log, run.log
+                assert all((run.records / f"gz.sim.{r['pid']}.stopped").is_file() for r in gz), \
+                    'gz did not stop on the SIGINT'
+                report.pop(pid)
+        unclean = {pid: state for pid, state in report.items() if state[1] != 'clean'}
+        assert report and not unclean, f'not finished cleanly: {unclean}\n{run.log}'
+        assert 'Traceback' not in run.log, run.log
+        assert code == 0, f'ros2 launch exit code {code}\n{run.log}'
+        recorded = set() if shares_records else {r['pid'] for r in run.records_of()}
+        left = [pid for pid in set(run.process_report()) | recorded if ros_support.alive(pid)]
+        assert not left, f'still running after the launch ended: {left}'
+    finally:
+        run.stop()  # whatever the checks found, nothing of this launch outlives the test
 
 
 def mesh_uris(urdf: str) -> set:
@@ -165,6 +168,26 @@ def test_vehicle_launch_with_its_defaults(prefix, tmp_path):
 
     converter_line(run, '/blueboat/ping/scan', '/blueboat/ping/range', 'blueboat/ping_beam')
     assert 'no Gazebo running, starting it with' in run.log
+
+
+def test_a_sigint_to_launch_alone_stops_gazebo_too(prefix, tmp_path):
+    """
+    Stop with kill -INT of ros2 launch (no terminal): launch signals only ros_gz_sim's shell.
+
+    dash ignores SIGINT while it waits for gz; vehicle.launch.py passes the stop on to gz.
+    """
+    run = vehicle(tmp_path, prefix, 'gui:=false')
+    try:
+        run.wait_for([RSP, BRIDGE, CREATE, GZ])
+    finally:
+        shut_down(run, group=False)
+    (gz,) = run.records_of(*GZ)
+    assert gz['arguments'][:4] == ['sim', '-r', str(REPO / 'config' / 'worlds' / 'water.sdf'),
+                                   '-s']
+    assert (run.records / f"gz.sim.{gz['pid']}.stopped").read_text(encoding='utf-8') == 'INT'
+    wrapper = [state for name, state in run.process_report().values()
+               if name.startswith(GAZEBO_WRAPPER)]
+    assert wrapper == ['clean']  # the shell ends with gz's status: no report of a death
 
 
 def test_another_config_with_its_name_and_position(prefix, tmp_path):

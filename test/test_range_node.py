@@ -23,7 +23,6 @@ test_range_node_launch.py runs it under launch_testing.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import random
@@ -36,17 +35,22 @@ from conftest import REPO
 import pytest
 import ros_support
 
-HAS_RCLPY = importlib.util.find_spec('rclpy') is not None
 PARAMETERS = {  # what the launch plan gives the Ping of a vehicle named test_boat
     'scan_topic': '/test_boat/ping/scan', 'range_topic': '/test_boat/ping/range',
     'frame_id': 'test_boat/ping_beam', 'field_of_view': 0.43, 'min_range': 0.5,
     'max_range': 100.0}
 
 
-@pytest.mark.skipif(HAS_RCLPY, reason='rclpy is installed: the no-ROS message is not shown')
-def test_without_rclpy_the_command_says_what_it_needs():
+def test_without_rclpy_the_command_says_what_it_needs(tmp_path):
+    """Run where rclpy cannot be imported: a folder first on the path hides the real one."""
+    hidden = tmp_path / 'rclpy'
+    hidden.mkdir()
+    (hidden / '__init__.py').write_text(
+        "raise ImportError('No module named rclpy (hidden by the test)')\n", encoding='utf-8')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
     result = subprocess.run([sys.executable, '-m', 'bluerobotics_parts.range_node'], cwd=REPO,
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                            env=env)
     assert result.returncode == 1
     assert 'scan_to_range needs ROS 2 (rclpy' in result.stderr
     assert 'Traceback' not in result.stderr
