@@ -155,7 +155,8 @@ def closed_shell(vertices, faces) -> Mesh:
     rank[order] = np.arange(len(order))
     vertices = vertices[first[order]]
     faces = rank[inverse.reshape(-1)][faces]
-    keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    keep = ((faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2])
+            & (faces[:, 0] != faces[:, 2]))
     faces = faces[keep]
     if signed_volume(vertices, faces) < 0:
         faces = faces[:, ::-1].copy()
@@ -181,7 +182,8 @@ def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = Fal
     k = (j + 1) % size
     for i in range(count if closed else count - 1):
         here, there = i * size, ((i + 1) % count) * size
-        faces += [np.stack([here + j, here + k, there + k], 1), np.stack([here + j, there + k, there + j], 1)]
+        faces += [np.stack([here + j, here + k, there + k], 1),
+                  np.stack([here + j, there + k, there + j], 1)]
     if not closed:
         # Fans wound opposite to each other so they agree with the side quads.
         ends = [(rings[0], 0, (k, j))] if cap_start else []
@@ -194,7 +196,7 @@ def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = Fal
 
 
 def unit_circle(segments: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return cos and sin of evenly spaced angles, with the exact 0 and +/-1 that keep bounds exact."""
+    """Return cos and sin of evenly spaced angles, with the exact 0 and +/-1 (exact bounds)."""
     angles = 2.0 * np.pi * np.arange(segments) / segments
     return np.round(np.cos(angles), 15) + 0.0, np.round(np.sin(angles), 15) + 0.0
 
@@ -284,8 +286,10 @@ def extruded_grid(x_edges, y_edges, solid, z0: float, z1: float) -> Mesh:
     for i in range(nx - 1):
         for j in range(ny - 1):
             if is_solid(i, j):
-                quads.append((node(i, j, 1), node(i + 1, j, 1), node(i + 1, j + 1, 1), node(i, j + 1, 1)))
-                quads.append((node(i, j, 0), node(i, j + 1, 0), node(i + 1, j + 1, 0), node(i + 1, j, 0)))
+                quads.append((node(i, j, 1), node(i + 1, j, 1), node(i + 1, j + 1, 1),
+                              node(i, j + 1, 1)))
+                quads.append((node(i, j, 0), node(i, j + 1, 0), node(i + 1, j + 1, 0),
+                              node(i + 1, j, 0)))
     for i in range(nx):  # walls on grid lines x = x_edges[i], facing +x or -x
         for j in range(ny - 1):
             left, right = is_solid(i - 1, j), is_solid(i, j)
@@ -313,7 +317,7 @@ def rotated_about_x(mesh: Mesh, angle: float) -> Mesh:
 
 
 def swapped_yz(mesh: Mesh) -> Mesh:
-    """Return y and z exchanged (a reflection, so rewound): lets a grid in x-y serve as one in x-z."""
+    """Return the mesh with y and z exchanged (a reflection, so rewound): x-y grids serve x-z."""
     return Mesh(mesh.vertices[:, [0, 2, 1]], mesh.faces[:, ::-1].copy())
 
 
@@ -364,7 +368,8 @@ def right_handed_propeller(diameter: float, root_radius: float, axial_centre: fl
         for rho in stations:
             r = root_radius + (tip_radius - root_radius) * rho
             half_angle = PROP_BLADE_HALF_ANGLE * (
-                PROP_TIP_CHORD_FRACTION + (1 - PROP_TIP_CHORD_FRACTION) * math.sqrt(max(0.0, 1 - rho ** 2)))
+                PROP_TIP_CHORD_FRACTION
+                + (1 - PROP_TIP_CHORD_FRACTION) * math.sqrt(max(0.0, 1 - rho ** 2)))
             skew = -PROP_SKEW * rho ** 2 + 2.0 * np.pi * blade / PROP_BLADE_COUNT
             thickness = diameter * (PROP_ROOT_THICKNESS * (1 - rho) + PROP_TIP_THICKNESS * rho)
             # Chord line in the unrolled cylinder (arc length u, axial x), and its normal.
@@ -409,7 +414,8 @@ def m200_motor_with_prop(part: dict, library: dict) -> Mesh:
     can_and_hub = lathe([(-length / 2, hub_radius - chamfer), (-length / 2 + chamfer, hub_radius),
                          (hub_fore - chamfer, hub_radius), (hub_fore, radius),
                          (length / 2 - chamfer, radius), (length / 2, radius - chamfer)])
-    blades = right_handed_propeller(d['propeller_diameter'], root_radius=PROP_ROOT_SINK * hub_radius,
+    blades = right_handed_propeller(d['propeller_diameter'],
+                                    root_radius=PROP_ROOT_SINK * hub_radius,
                                     axial_centre=(-length / 2 + hub_fore) / 2)
     return with_hand(combine(can_and_hub, blades), part['propeller']['rotation'])
 
@@ -433,24 +439,27 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
                  (front - chamfer, outer), (front, outer - chamfer)]
     for k in range(FILLET_STEPS + 1):  # bell-mouth from the front face into the bore
         angle = (np.pi / 2) * k / FILLET_STEPS
-        duct_loop.append((front - flare + flare * math.cos(angle), inner + flare - flare * math.sin(angle)))
+        duct_loop.append((front - flare + flare * math.cos(angle),
+                          inner + flare - flare * math.sin(angle)))
     duct = lathe(duct_loop, hollow=True)
 
     motor_radius = T200_MOTOR_RADIUS * prop_radius
     motor_half = T200_MOTOR_LENGTH * length / 2
-    nose = [(a, r) for a, r, _ in quarter_round(motor_half - motor_radius, motor_half, motor_radius,
-                                                FILLET_STEPS)]
+    nose_end = quarter_round(motor_half - motor_radius, motor_half, motor_radius, FILLET_STEPS)
+    nose = [(a, r) for a, r, _ in nose_end]
     tail = -motor_half + T200_MOTOR_TAIL_TAPER * motor_radius
     motor = lathe([(-motor_half, T200_MOTOR_TAIL * motor_radius), (tail, motor_radius)] + nose)
 
     prop_centre = T200_PROP_POSITION * length
-    blades = right_handed_propeller(d['propeller_diameter'], root_radius=PROP_ROOT_SINK * motor_radius,
+    blades = right_handed_propeller(d['propeller_diameter'],
+                                    root_radius=PROP_ROOT_SINK * motor_radius,
                                     axial_centre=prop_centre)
 
     chord, thickness = T200_STRUT_CHORD * length, T200_STRUT_THICKNESS * outer
     strut = box((tail, -thickness / 2, T200_STRUT_ROOT * motor_radius),
                 (tail + chord, thickness / 2, inner + T200_STRUT_TIP * wall))
-    struts = [rotated_about_x(strut, 2 * np.pi * k / T200_STRUT_COUNT) for k in range(T200_STRUT_COUNT)]
+    struts = [rotated_about_x(strut, 2 * np.pi * k / T200_STRUT_COUNT)
+              for k in range(T200_STRUT_COUNT)]
     return with_hand(combine(duct, motor, blades, *struts), part['propeller']['rotation'])
 
 
@@ -463,7 +472,8 @@ def blueboat_chassis(part: dict, library: dict) -> Mesh:
     """
     d, slots = dimensions(part), part['slots']
     hulls = [pontoon_hull(d, side) for side in (1, -1)]
-    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'], default_occupant(slots[name], library))
+    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'],
+                          default_occupant(slots[name], library))
               for name in ('motor_port', 'motor_stbd')]
     return combine(*hulls, deck_frame(d, slots), *struts)
 
@@ -481,11 +491,14 @@ def pontoon_hull(d: dict, side: int) -> Mesh:
     if end_length <= 0:
         raise ValueError('chassis length must exceed hull_length (the rounded ends fill the gap)')
     stern, bow = d['hull_x'] - hull_length / 2, d['hull_x'] + hull_length / 2
-    profile = ([(a, r, 0.0) for a, r, _ in reversed(quarter_round(stern, stern - end_length, radius, HULL_END_RINGS))]
-               + quarter_round(bow, bow + end_length, radius, HULL_END_RINGS, HULL_BOW_RISE * radius))
+    stern_end = quarter_round(stern, stern - end_length, radius, HULL_END_RINGS)
+    profile = ([(a, r, 0.0) for a, r, _ in reversed(stern_end)]
+               + quarter_round(bow, bow + end_length, radius, HULL_END_RINGS,
+                               HULL_BOW_RISE * radius))
     cos, sin = unit_circle(ROUND_SEGMENTS)
     y = side * d['hull_y']
-    return loft([along_axis(np.full(ROUND_SEGMENTS, a), y + r * cos, d['hull_z'] + lift + r * sin, 'x')
+    return loft([along_axis(np.full(ROUND_SEGMENTS, a), y + r * cos,
+                            d['hull_z'] + lift + r * sin, 'x')
                  for a, r, lift in profile])
 
 
@@ -498,23 +511,27 @@ def deck_frame(d: dict, slots: dict) -> Mesh:
     the mast slot.
     """
     radius = d['hull_radius']
-    forward, aft, mast = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag'), slot_xyz(slots, 'mast')
+    forward, aft = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag')
+    mast = slot_xyz(slots, 'mast')
     frame = []
     for x, top in ((forward[0], forward[2]), (aft[0], aft[2])):
-        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT), DECK_FILLET,
-                                 centre=(x, 0.0, top - CROSS_MEMBER_HEIGHT / 2)))
+        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT),
+                                 DECK_FILLET, centre=(x, 0.0, top - CROSS_MEMBER_HEIGHT / 2)))
         saddle = SADDLE_WIDTH * CROSS_MEMBER_WIDTH / 2  # narrower than the member: no shared faces
         for side in (1, -1):  # saddles from the hull centre line up into the member
             frame.append(box((x - saddle, side * d['hull_y'] - radius / 2, d['hull_z']),
-                             (x + saddle, side * d['hull_y'] + radius / 2, top - CROSS_MEMBER_HEIGHT / 2)))
+                             (x + saddle, side * d['hull_y'] + radius / 2,
+                              top - CROSS_MEMBER_HEIGHT / 2)))
     # The tray runs between the members at mid-height of the lower one; the box sits in it.
     tray_top = min(forward[2], aft[2]) - CROSS_MEMBER_HEIGHT / 2 + DECK_TRAY_THICKNESS / 2
     tray_width = DECK_TRAY_WIDTH * 2 * (d['hull_y'] - radius)
     frame.append(box((aft[0], -tray_width / 2, tray_top - DECK_TRAY_THICKNESS),
                      (forward[0], tray_width / 2, tray_top)))
     box_bottom = tray_top - DECK_TRAY_THICKNESS / 2
-    box_size = (DECK_BOX_LENGTH * (forward[0] - aft[0]), DECK_BOX_WIDTH * tray_width, mast[2] - box_bottom)
-    frame.append(rounded_box(box_size, DECK_FILLET, centre=(mast[0], mast[1], (mast[2] + box_bottom) / 2)))
+    box_size = (DECK_BOX_LENGTH * (forward[0] - aft[0]), DECK_BOX_WIDTH * tray_width,
+                mast[2] - box_bottom)
+    frame.append(rounded_box(box_size, DECK_FILLET,
+                             centre=(mast[0], mast[1], (mast[2] + box_bottom) / 2)))
     return combine(*frame)
 
 
@@ -530,20 +547,24 @@ def motor_strut(slot: tuple, hull_z: float, motor_part: dict) -> Mesh:
     x, y, z = slot
     front = x + can_length / 2
     chord, thickness = MOTOR_STRUT_CHORD * can_diameter, MOTOR_STRUT_THICKNESS * can_diameter
-    fin = box((front + thickness, y - thickness / 2, z), (front + chord, y + thickness / 2, hull_z))
+    fin = box((front + thickness, y - thickness / 2, z),
+              (front + chord, y + thickness / 2, hull_z))
     nose = MOTOR_MOUNT_NOSE * can_diameter
     boss_profile = [(front, can_diameter / 2)] + [
-        (a, r) for a, r, _ in quarter_round(front + chord, front + chord + nose, can_diameter / 2, FILLET_STEPS)]
+        (a, r) for a, r, _ in quarter_round(front + chord, front + chord + nose, can_diameter / 2,
+                                            FILLET_STEPS)]
     boss = lathe(boss_profile, centre=(0.0, y, z))
     return combine(fin, boss)
 
 
 def blueboat_flag(part: dict, library: dict) -> Mesh:
-    """Return a pole up +z from the origin and a thin rectangular flag at its top, flying aft (-x)."""
+    """Return a pole up +z from the origin and a thin flag at its top, flying aft (-x)."""
     d = dimensions(part)
     pole_radius = d['pole_diameter'] / 2
-    pole = lathe([(0.0, pole_radius), (d['pole_height'], pole_radius)], SMALL_ROUND_SEGMENTS, axis='z')
-    flag = box((-pole_radius - d['flag_width'], -FLAG_THICKNESS / 2, d['pole_height'] - d['flag_height']),
+    pole = lathe([(0.0, pole_radius), (d['pole_height'], pole_radius)], SMALL_ROUND_SEGMENTS,
+                 axis='z')
+    flag = box((-pole_radius - d['flag_width'], -FLAG_THICKNESS / 2,
+                d['pole_height'] - d['flag_height']),
                (0.0, FLAG_THICKNESS / 2, d['pole_height']))
     return combine(pole, flag)
 
@@ -557,11 +578,13 @@ def blueboat_antenna_mast(part: dict, library: dict) -> Mesh:
     d = dimensions(part)
     height, diameter = d['height'], d['diameter']
     base_t, puck_h = MAST_BASE_THICKNESS * diameter, MAST_PUCK_HEIGHT * diameter
-    base = lathe([(0.0, MAST_BASE_RADIUS * diameter), (base_t, MAST_BASE_RADIUS * diameter)], axis='z')
+    base = lathe([(0.0, MAST_BASE_RADIUS * diameter), (base_t, MAST_BASE_RADIUS * diameter)],
+                 axis='z')
     tube = lathe([(base_t, diameter / 2), (height - puck_h, diameter / 2)], axis='z')
     puck_radius = MAST_PUCK_RADIUS * diameter
     puck = lathe([(height - puck_h, puck_radius)]
-                 + [(a, r) for a, r, _ in quarter_round(height - puck_h / 2, height, puck_radius, FILLET_STEPS)],
+                 + [(a, r) for a, r, _ in quarter_round(height - puck_h / 2, height, puck_radius,
+                                                        FILLET_STEPS)],
                  axis='z')
     return combine(base, tube, puck)
 
@@ -573,12 +596,14 @@ def blueboat_payload_bracket(part: dict, library: dict) -> Mesh:
     def edges(extent, holes):
         pitch = extent / holes
         hole = BRACKET_HOLE_FILL * pitch
-        inner = [c + s * hole / 2 for c in (-extent / 2 + (i + 0.5) * pitch for i in range(holes)) for s in (-1, 1)]
+        centres = (-extent / 2 + (i + 0.5) * pitch for i in range(holes))
+        inner = [c + s * hole / 2 for c in centres for s in (-1, 1)]
         return [-extent / 2, *inner, extent / 2]
 
     x_edges, y_edges = edges(d['length'], BRACKET_HOLES_X), edges(d['width'], BRACKET_HOLES_Y)
     # Cells alternate bar/hole in each direction; a cell is a hole where two hole bands cross.
-    solid = [[not (i % 2 == 1 and j % 2 == 1) for j in range(len(y_edges) - 1)] for i in range(len(x_edges) - 1)]
+    solid = [[not (i % 2 == 1 and j % 2 == 1) for j in range(len(y_edges) - 1)]
+             for i in range(len(x_edges) - 1)]
     return extruded_grid(x_edges, y_edges, solid, 0.0, d['thickness'])
 
 
@@ -604,7 +629,8 @@ def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
     # A cup over the Ping's back cap: a roof on the slot plane and a clamp ring round the body.
     clamp_height = PING_MOUNT_CLAMP_HEIGHT * sensor['length']
     outer = bore + thickness
-    cup = lathe([(top + thickness, outer), (top - clamp_height, outer), (top - clamp_height, bore), (top, bore)],
+    cup = lathe([(top + thickness, outer), (top - clamp_height, outer),
+                 (top - clamp_height, bore), (top, bore)],
                 axis='z', centre=(x, y, 0.0))
     return combine(bracket, cup)
 
@@ -659,7 +685,8 @@ SHAPES = {
 def load_library() -> dict[str, dict]:
     """Every shipped part, by type, in the index's order."""
     types = yaml.safe_load((PARTS_DIR / 'index.yaml').read_text(encoding='utf-8'))
-    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8')) for t in types}
+    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8'))
+            for t in types}
 
 
 def dimensions(part: dict) -> dict[str, float]:
@@ -673,7 +700,7 @@ def slot_xyz(slots: dict, name: str) -> tuple[float, float, float]:
 
 
 def default_occupant(slot: dict, library: dict) -> dict:
-    """Return the part a slot holds by default (or the first it accepts), for sizing what meets it."""
+    """Return the part a slot holds by default (or the first it accepts), to size what meets it."""
     default = slot.get('default')
     name = default if default in library else slot['accepts'][0]
     return library[name]
@@ -689,7 +716,8 @@ def mesh_targets(library: dict) -> list[tuple[str, str]]:
                 if part_type not in SHAPES:
                     raise SystemExit(f'no mesh generator for {part_type} ({mesh})')
                 if not mesh.endswith('.stl'):
-                    raise SystemExit(f'{part_type}: {mesh} is not an .stl; this tool writes STL only')
+                    raise SystemExit(f'{part_type}: {mesh} is not an .stl; this tool writes STL '
+                                     'only')
                 targets.append((part_type, mesh))
     return targets
 
@@ -703,7 +731,8 @@ STL_RECORD = np.dtype([('normal', '<f4', (3,)), ('vertices', '<f4', (3, 3)), ('a
 def stl_bytes(mesh: Mesh, name: str) -> bytes:
     """Binary STL with a fixed header (no timestamp) and unit facet normals."""
     triangles = mesh.vertices[mesh.faces].astype('<f4')
-    normals = np.cross(triangles[:, 1].astype(float) - triangles[:, 0], triangles[:, 2].astype(float) - triangles[:, 0])
+    normals = np.cross(triangles[:, 1].astype(float) - triangles[:, 0],
+                       triangles[:, 2].astype(float) - triangles[:, 0])
     lengths = np.linalg.norm(normals, axis=1, keepdims=True)
     normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
     records = np.zeros(len(triangles), dtype=STL_RECORD)
@@ -730,7 +759,7 @@ def write(built: dict, root: Path) -> None:
 
 
 def summary(built: dict) -> str:
-    """Files, sizes, triangle counts, watertightness and bounds, for eyeballing against the YAML."""
+    """Return files, sizes, triangle counts, watertightness, bounds: to compare with the YAML."""
     try:
         import trimesh
     except ImportError:
@@ -742,10 +771,12 @@ def summary(built: dict) -> str:
         total += len(data)
         closed = '?'
         if trimesh is not None:
-            closed = 'yes' if trimesh.Trimesh(mesh.vertices, mesh.faces, process=True).is_watertight else 'NO'
+            watertight = trimesh.Trimesh(mesh.vertices, mesh.faces, process=True).is_watertight
+            closed = 'yes' if watertight else 'NO'
         lo, hi = mesh.bounds()
-        lines.append(f'{relative:{width}} {len(data) / 1024:6.1f} {len(mesh.faces):6d} {closed:>6}  '
-                     f'({lo[0]:+.3f} {lo[1]:+.3f} {lo[2]:+.3f}) -> ({hi[0]:+.3f} {hi[1]:+.3f} {hi[2]:+.3f})')
+        lines.append(f'{relative:{width}} {len(data) / 1024:6.1f} {len(mesh.faces):6d} '
+                     f'{closed:>6}  ({lo[0]:+.3f} {lo[1]:+.3f} {lo[2]:+.3f}) -> '
+                     f'({hi[0]:+.3f} {hi[1]:+.3f} {hi[2]:+.3f})')
     lines.append(f'{len(built)} meshes, {total / 1024:.1f} KB in total')
     return '\n'.join(lines)
 
