@@ -119,6 +119,27 @@ def _register(prefix: Path, package: str) -> None:
     marker.write_text('', encoding='utf-8')
 
 
+def installed_prefix() -> Path | None:
+    """
+    Return the ament prefix of an installed bluerobotics_parts (under colcon test), else None.
+
+    There the launch tests run the installed package: its share folder (launch files, data,
+    package.xml) and its scan_to_range entry point.
+    """
+    for entry in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
+        entry = Path(entry) if entry else None
+        if entry and (entry / 'share' / 'ament_index' / 'resource_index' / 'packages' /
+                      PACKAGE).is_file() and (entry / 'lib' / PACKAGE / 'scan_to_range').exists():
+            return entry
+    return None
+
+
+def package_share() -> Path:
+    """Return the share folder the launched package reads its data from."""
+    installed = installed_prefix()
+    return installed / 'share' / PACKAGE if installed else REPO
+
+
 def make_prefix(prefix: Path, doubles: bool = True) -> Path:
     """
     Lay out an ament prefix with this package, ros_gz_sim's launch file and the doubles.
@@ -127,7 +148,8 @@ def make_prefix(prefix: Path, doubles: bool = True) -> Path:
     ``<share>/..`` (package.xml's gazebo_model_path) has a ``bluerobotics_parts/meshes``;
     scan_to_range is the real node from this checkout. ros_gz_sim: the real gz_sim.launch.py.
     Every other program is a recording_node.py double; ``bin/gz`` is the gz double. Without
-    ``doubles``: this package alone.
+    ``doubles``: this package alone. Where the package is installed (installed_prefix), the
+    prefix leaves it out and the installed one runs.
     """
     python = sys.executable
     for package, program in DOUBLE_PROGRAMS if doubles else ():
@@ -137,6 +159,15 @@ def make_prefix(prefix: Path, doubles: bool = True) -> Path:
                 '"$@"\n')
     if doubles:
         _ros_gz_sim(prefix)
+        (prefix / 'bin').mkdir(parents=True, exist_ok=True)
+        (prefix / 'bin' / 'gz').symlink_to(DOUBLES / 'gz')
+    if installed_prefix() is None:
+        _this_checkout(prefix)
+    return prefix
+
+
+def _this_checkout(prefix: Path) -> None:
+    """Register this checkout in the prefix, its data linked, scan_to_range run from it."""
     _register(prefix, PACKAGE)
     share = prefix / 'share' / PACKAGE
     share.mkdir(parents=True, exist_ok=True)
@@ -146,11 +177,7 @@ def make_prefix(prefix: Path, doubles: bool = True) -> Path:
     for launch_file in (REPO / 'launch').glob('*.launch.py'):
         (share / 'launch' / launch_file.name).symlink_to(launch_file)
     _script(prefix / 'lib' / PACKAGE / 'scan_to_range',
-            f'#!/bin/sh\nexec {python} -m {PACKAGE}.range_node "$@"\n')
-    if doubles:
-        (prefix / 'bin').mkdir(parents=True, exist_ok=True)
-        (prefix / 'bin' / 'gz').symlink_to(DOUBLES / 'gz')
-    return prefix
+            f'#!/bin/sh\nexec {sys.executable} -m {PACKAGE}.range_node "$@"\n')
 
 
 def _ros_gz_sim(prefix: Path) -> None:
@@ -172,9 +199,9 @@ def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
         [str(prefix)] + [p for p in env.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if p])
     env['PATH'] = os.pathsep.join([str(prefix / 'bin'), str(Path(sys.executable).parent),
                                    env.get('PATH', '/usr/bin:/bin')])
+    own = [] if installed_prefix() else [str(REPO)]  # else colcon's PYTHONPATH has it
     env['PYTHONPATH'] = os.pathsep.join(
-        [str(REPO)] + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p] +
-        [str(DOUBLES)])
+        own + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p] + [str(DOUBLES)])
     env.update({RECORDS_ENV: str(records), 'ROS_HOME': str(ros_home),
                 'ROS_DOMAIN_ID': str(random.randint(100, 200)),
                 'ROS_AUTOMATIC_DISCOVERY_RANGE': 'LOCALHOST', 'PYTHONUNBUFFERED': '1',

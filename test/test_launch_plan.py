@@ -361,7 +361,12 @@ def test_a_world_file_of_ones_own(tmp_path):
 
 
 def fake_gz(folder: Path, script: str) -> dict:
-    """Return an environment with a ``gz`` double on PATH, for the detector."""
+    """
+    Return an environment with a ``gz`` double on PATH, for the detector.
+
+    The double stands in for the gz command: a shell script with the given body (it answers
+    ``gz service -l`` as told); what a real gz lists stays unverified (NOTES.md).
+    """
     folder.mkdir(exist_ok=True)
     gz = folder / 'gz'
     gz.write_text('#!/bin/sh\n' + script)

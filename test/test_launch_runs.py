@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CONFIG_DIR, REPO, write_config
+from conftest import CONFIG_DIR, write_config
 import pytest
 import ros_support
 from ros_support import LaunchRun
@@ -153,8 +153,8 @@ def test_vehicle_launch_with_its_defaults(prefix, tmp_path):
             '/clock'} <= topics
 
     gz = only(records, 'sim')
-    assert gz['arguments'] == ['sim', '-r', str(REPO / 'config' / 'worlds' / 'water.sdf'),
-                               '--force-version', '8']
+    world = ros_support.package_share() / 'config' / 'worlds' / 'water.sdf'
+    assert gz['arguments'] == ['sim', '-r', str(world), '--force-version', '8']
     assert gz['world'] == 'water'
     # GZ_SIM_RESOURCE_PATH was unset: what gz got came from package.xml's gazebo_model_path
     # through ros_gz_sim's real gz_sim.launch.py, and every mesh resolves under it
@@ -182,8 +182,8 @@ def test_a_sigint_to_launch_alone_stops_gazebo_too(prefix, tmp_path):
     finally:
         shut_down(run, group=False)
     (gz,) = run.records_of(*GZ)
-    assert gz['arguments'][:4] == ['sim', '-r', str(REPO / 'config' / 'worlds' / 'water.sdf'),
-                                   '-s']
+    world = ros_support.package_share() / 'config' / 'worlds' / 'water.sdf'
+    assert gz['arguments'][:4] == ['sim', '-r', str(world), '-s']
     assert (run.records / f"gz.sim.{gz['pid']}.stopped").read_text(encoding='utf-8') == 'INT'
     wrapper = [state for name, state in run.process_report().values()
                if name.startswith(GAZEBO_WRAPPER)]
@@ -350,7 +350,8 @@ def generate_launch_description():
 
 def test_a_parent_launch_with_a_namespace_and_its_own_node(prefix, tmp_path):
     parent = tmp_path / 'parent.launch.py'
-    parent.write_text(PARENT.format(vehicle=str(REPO / 'launch' / 'vehicle.launch.py')),
+    parent.write_text(PARENT.format(
+        vehicle=str(ros_support.package_share() / 'launch' / 'vehicle.launch.py')),
                       encoding='utf-8')
     run = LaunchRun(tmp_path, prefix, parent)
     try:

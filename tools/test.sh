@@ -33,11 +33,12 @@ cd "$WS"
 export COLCON_LOG_PATH=$WS/log
 ../.venv/bin/colcon build --paths "$REPO" --build-base build --install-base install \
   --event-handlers console_cohesion- summary+
-# The pure-Python tests ran above; here the ones that load the installed package the ROS way
-# (launch files, nodes, packaging, the ament linters).
+# Every test ran above with pytest; colcon test (the ROS way, as a user runs it) runs the
+# packaging-facing ones again: launch_testing, the launch descriptions, pip and colcon
+# installs, the ament linters.
 ../.venv/bin/colcon test --paths "$REPO" --build-base build --install-base install \
   --return-code-on-test-failure --event-handlers console_cohesion- summary+ \
   --pytest-args -q -p no:cacheprovider \
-  -k 'test_launch or test_range_node or test_packaging or test_flake8 or test_pep257 or test_copyright'
+  -k 'test_range_node_launch or test_launch_files or test_packaging or test_flake8 or test_pep257 or test_copyright'
 ../.venv/bin/colcon test-result --test-result-base build --verbose
 echo "== all tests passed"
