@@ -25,6 +25,7 @@ file appended after its own site-packages, so the package it imports is the one 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import sysconfig
 
@@ -52,9 +53,13 @@ def test_pip_install_into_a_fresh_venv_then_build(tmp_path):
     here = sysconfig.get_paths()['purelib']
     (venv.parent / 'venv' / own.split(str(venv) + '/', 1)[1] / 'zz_test_environment.pth') \
         .write_text(here + '\n', encoding='utf-8')
+    # a copy: without build isolation setuptools builds in the source folder (build/, egg-info)
+    source = tmp_path / 'source'
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        '.git', '.venv', '.colcon', 'build', 'install', 'log', '*.egg-info', '__pycache__'))
     installed = run([python, '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check',
                      '--no-index', '--no-deps', '--no-build-isolation', '--prefix', venv,
-                     REPO], cwd=tmp_path, env=env)
+                     source], cwd=tmp_path, env=env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
     where = run([python, '-c', 'from bluerobotics_parts import paths; print(paths.share_dir())'],
