@@ -71,6 +71,13 @@ def unavailable(reason: str):
     pytest.skip(reason)
 
 
+def unavailable_module(reason: str):
+    """Skip the whole module (at import) with the reason, or fail where every ROS test runs."""
+    if strict():
+        raise ImportError(f'{reason} (CI=true and {SHARED} exists: no ROS test may skip)')
+    pytest.skip(reason, allow_module_level=True)
+
+
 def require_rclpy():
     """Return rclpy, or skip / fail when it or sensor_msgs is missing."""
     try:

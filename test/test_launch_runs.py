@@ -64,8 +64,16 @@ def only(records: dict, executable: str) -> dict:
 
 
 def converter_line(run: LaunchRun, scan: str, range_topic: str, frame: str) -> None:
-    """Assert the real scan_to_range logged the topics and frame the launch gave it."""
-    assert f'{scan} (LaserScan) -> {range_topic} (Range, frame {frame},' in run.log, run.log
+    """
+    Assert the real scan_to_range started with the name, topics and frame the launch gave it.
+
+    Its log line shows its node (logger) name in its namespace, both topics as resolved, the
+    frame and the Ping2's cone (25 degrees, 0.5-100 m).
+    """
+    vehicle_name, instance = scan.split('/')[1:3]
+    line = (f'[{vehicle_name}.{instance}_scan_to_range]: {scan} (LaserScan) -> {range_topic} '
+            f'(Range, frame {frame}, field of view 0.436 rad, 0.5-100.0 m)')
+    assert line in run.log, run.log
 
 
 def wait_for_log(run: LaunchRun, text: str, timeout: float = 60.0) -> None:
@@ -330,7 +338,7 @@ PARENT = """
 from launch import LaunchDescription
 from launch.actions import GroupAction, IncludeLaunchDescription
 from launch.launch_description_sources import PythonLaunchDescriptionSource
-from launch_ros.actions import Node, PushROSNamespace
+from launch_ros.actions import Node, PushROSNamespace, SetParameter
 
 VEHICLE = {vehicle!r}
 
@@ -339,6 +347,7 @@ def generate_launch_description():
     return LaunchDescription([
         GroupAction([
             PushROSNamespace('fleet'),
+            SetParameter(name='use_sim_time', value=False),  # overridden by the include's
             IncludeLaunchDescription(PythonLaunchDescriptionSource(VEHICLE),
                                      launch_arguments={{'gazebo': 'false'}}.items()),
             Node(package='joint_state_publisher_gui', executable='joint_state_publisher_gui',
@@ -373,7 +382,8 @@ def test_a_parent_launch_with_a_namespace_and_its_own_node(prefix, tmp_path):
     assert arguments[arguments.index('-file') + 1] == rsp_file(tmp_path)
     assert create['files'][rsp_file(tmp_path)] == rsp['parameters']['robot_description']
     converter_line(run, '/blueboat/ping/scan', '/blueboat/ping/range', 'blueboat/ping_beam')
-    # use_sim_time reaches every node, also the one the parent starts after the include
+    # use_sim_time (the argument's default, true, over the parent's earlier false) reaches
+    # every node, also the one the parent starts after the include
     users = only(records, 'joint_state_publisher_gui')
     assert users['fully_qualified_name'] == '/fleet/users_node'
     assert {r['parameters']['use_sim_time'] for rs in records.values() for r in rs
