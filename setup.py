@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Packaging for colcon (ament_python) and for plain `pip install .`.
+"""
+Packaging for colcon (ament_python) and for plain `pip install .`.
 
 Both install the data (urdf/, meshes/, launch/, config/) under share/bluerobotics_parts of the
 install prefix; bluerobotics_parts.paths finds it there either way.
