@@ -63,15 +63,18 @@ def only(records: dict, executable: str) -> dict:
     return record
 
 
-def converter_line(run: LaunchRun, scan: str, range_topic: str, frame: str) -> None:
+def converter_line(run: LaunchRun, scan: str, range_topic: str, frame: str,
+                   namespace: str = '') -> None:
     """
     Assert the real scan_to_range started with the name, topics and frame the launch gave it.
 
-    Its log line shows its node (logger) name in its namespace, both topics as resolved, the
-    frame and the Ping2's cone (25 degrees, 0.5-100 m).
+    Its log line shows its node (logger) name in its namespace (default: the vehicle's; dots
+    for slashes), both topics as resolved, the frame and the Ping2's cone (25 degrees,
+    0.5-100 m).
     """
     vehicle_name, instance = scan.split('/')[1:3]
-    line = (f'[{vehicle_name}.{instance}_scan_to_range]: {scan} (LaserScan) -> {range_topic} '
+    logger = f'{namespace or vehicle_name}.{instance}_scan_to_range'
+    line = (f'[{logger}]: {scan} (LaserScan) -> {range_topic} '
             f'(Range, frame {frame}, field of view 0.436 rad, 0.5-100.0 m)')
     assert line in run.log, run.log
 
@@ -183,6 +186,8 @@ def test_a_sigint_to_launch_alone_stops_gazebo_too(prefix, tmp_path):
     Stop with kill -INT of ros2 launch (no terminal): launch signals only ros_gz_sim's shell.
 
     dash ignores SIGINT while it waits for gz; vehicle.launch.py passes the stop on to gz.
+    Whether dash then reports -2 depends on which SIGINT arrives first (it kills itself with
+    a SIGINT it got while waiting), so either report is accepted for the shell.
     """
     run = vehicle(tmp_path, prefix, 'gui:=false')
     try:
@@ -192,10 +197,10 @@ def test_a_sigint_to_launch_alone_stops_gazebo_too(prefix, tmp_path):
     (gz,) = run.records_of(*GZ)
     world = ros_support.package_share() / 'config' / 'worlds' / 'water.sdf'
     assert gz['arguments'][:4] == ['sim', '-r', str(world), '-s']
+    # gz got the SIGINT and stopped (shut_down checked nothing is left and that the shell, if
+    # reported dead, died of SIGINT, not of launch's escalation to SIGTERM after 5 s)
     assert (run.records / f"gz.sim.{gz['pid']}.stopped").read_text(encoding='utf-8') == 'INT'
-    wrapper = [state for name, state in run.process_report().values()
-               if name.startswith(GAZEBO_WRAPPER)]
-    assert wrapper == ['clean']  # the shell ends with gz's status: no report of a death
+    assert 'escalating to' not in run.log, run.log
 
 
 def test_another_config_with_its_name_and_position(prefix, tmp_path):
@@ -381,7 +386,8 @@ def test_a_parent_launch_with_a_namespace_and_its_own_node(prefix, tmp_path):
     arguments = create['user_arguments']
     assert arguments[arguments.index('-file') + 1] == rsp_file(tmp_path)
     assert create['files'][rsp_file(tmp_path)] == rsp['parameters']['robot_description']
-    converter_line(run, '/blueboat/ping/scan', '/blueboat/ping/range', 'blueboat/ping_beam')
+    converter_line(run, '/blueboat/ping/scan', '/blueboat/ping/range', 'blueboat/ping_beam',
+                   namespace='fleet.blueboat')
     # use_sim_time (the argument's default, true, over the parent's earlier false) reaches
     # every node, also the one the parent starts after the include
     users = only(records, 'joint_state_publisher_gui')

@@ -18,8 +18,10 @@
 The installed package must find its data (urdf/, meshes/, config/) under the environment's
 share/bluerobotics_parts, not in this checkout. No package index is asked (a buildfarm has
 none): the install runs with ``--no-index --no-deps --no-build-isolation``, and the new
-environment sees this environment's packages (PyYAML, xacro, lxml, setuptools) through a .pth
+environment sees this environment's packages (PyYAML, xacro, setuptools, wheel) through a .pth
 file appended after its own site-packages, so the package it imports is the one just installed.
+``--ignore-installed``: pip sees this environment's (editable) install through that file too,
+and must not uninstall it.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ def test_pip_install_into_a_fresh_venv_then_build(tmp_path):
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
         '.git', '.venv', '.colcon', 'build', 'install', 'log', '*.egg-info', '__pycache__'))
     installed = run([python, '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check',
-                     '--no-index', '--no-deps', '--no-build-isolation', '--prefix', venv,
+                     '--no-index', '--no-deps', '--no-build-isolation', '--ignore-installed',
+                     '--prefix', venv,
                      source], cwd=tmp_path, env=env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
