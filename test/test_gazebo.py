@@ -437,13 +437,13 @@ def test_the_launch_argument_current_reaches_the_build(tmp_path):
     It becomes the vector build() composes as <default_current>; a malformed one names the
     argument.
     """
-    from bluerobotics_parts import launch_plan
+    from bluerobotics_parts import launch_arguments, launch_plan
 
     names = [a.name for a in launch_plan.ARGUMENTS]
     assert 'current' in names
     assert launch_plan.parse_arguments({'current': '0.5 0 0'})['current'] == (0.5, 0.0, 0.0)
     assert launch_plan.parse_arguments({})['current'] is None
-    with pytest.raises(launch_plan.LaunchArgumentError) as caught:
+    with pytest.raises(launch_arguments.LaunchArgumentError) as caught:
         launch_plan.parse_arguments({'current': '0.5 north'})
     assert "launch argument current:='0.5 north'" in str(caught.value)
     plan = launch_plan.plan({'current': '0.25 -0.1 0', 'gazebo': 'false'},
