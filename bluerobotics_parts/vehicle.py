@@ -1,4 +1,5 @@
-"""The vehicle model: a resolved URDF as flat name maps plus topology queries.
+"""
+The vehicle model: a resolved URDF as flat name maps plus topology queries.
 
 Downstream code asks "which joint drives motor_port?", "which part carries ping_beam?", "what
 lies between the mount and the beam?". This answers from the URDF and its assembly record
@@ -46,7 +47,7 @@ class Link:
 @dataclass(frozen=True)
 class Joint:
     name: str
-    type: str
+    type: str  # noqa: A003 (the part type)
     parent: str  # link
     child: str  # link
     xyz: tuple  # m
@@ -61,7 +62,7 @@ class Joint:
 @dataclass(frozen=True)
 class Part:
     name: str  # instance name, also its link
-    type: str
+    type: str  # noqa: A003 (the part type)
     parent: str | None  # link its joint hangs from; None for the base
     of: str | None  # carrying instance, for a slot's occupant
     slot: str | None  # slot it fills, for a slot's occupant
@@ -81,9 +82,10 @@ class Slot:
 @dataclass(frozen=True)
 class Actuator:
     """A fitted propeller part and the joint that spins it."""
+
     name: str
     joint: str | None
-    type: str
+    type: str  # noqa: A003 (the part type)
     rotation: str  # cw / ccw, seen from astern while pushing forward
     diameter: float  # m
     max_thrust: float  # N
@@ -95,8 +97,9 @@ class Actuator:
 @dataclass(frozen=True)
 class Sensor:
     """A fitted echosounder part; ``frame`` is the link its beam starts from (+x along it)."""
+
     name: str
-    type: str
+    type: str  # noqa: A003 (the part type)
     link: str  # the part's own link
     frame: str
     beam_width: float  # rad
@@ -135,8 +138,11 @@ class Vehicle:
 
     @classmethod
     def from_tree(cls, robot: ElementTree.Element, record, catalogue) -> 'Vehicle':
-        """Build the model from a URDF tree already parsed (or written), its record and the
-        part catalogue it was resolved with: nothing is read again."""
+        """
+        Build the model from a URDF tree already parsed (or written).
+
+        With its record and the part catalogue it was resolved with: nothing is read again.
+        """
         return _build(robot, record, catalogue)
 
     def __repr__(self) -> str:
@@ -172,7 +178,7 @@ class Vehicle:
         return list(self.links.values())
 
     def joints_in_order(self) -> list[Joint]:
-        """The same traversal: each joint as its child link is reached."""
+        """Return the joints in the same traversal: each as its child link is reached."""
         return list(self.joints.values())
 
     def parent_joint(self, link: str) -> Joint:
@@ -193,8 +199,12 @@ class Vehicle:
         raise UnknownLink(name, set(self.links) | set(self.joints), what='link or joint')
 
     def path_between(self, source_link: str, target_link: str) -> list[str]:
-        """From ``source_link`` down to ``target_link``; the source must be an ancestor of the
-        target (or the target itself), otherwise NotAnAncestor names the common ancestor."""
+        """
+        Return the path from ``source_link`` down to ``target_link``.
+
+        The source must be an ancestor of the target (or the target itself), otherwise
+        NotAnAncestor names the common ancestor.
+        """
         self.link(source_link)
         path = self._root_path(self.link(target_link).name)
         links_on_path = path[0::2]
@@ -213,17 +223,17 @@ class Vehicle:
     # -- parts
 
     def occupant(self, slot_of: str, slot_name: str) -> Part | None:
-        """The part filling a slot, None when it is empty."""
+        """Return the part filling a slot, None when it is empty."""
         occupant = self.slot(slot_of, slot_name).occupant
         return None if occupant is None else self.parts[occupant]
 
     def slots_of(self, instance: str) -> list[Slot]:
-        """The slots a part instance carries, filled or not, in record order."""
+        """Return the slots a part instance carries, filled or not, in record order."""
         self.part(instance)
         return [slot for slot in self.slots.values() if slot.of == instance]
 
     def part_of(self, link: str) -> Part:
-        """The instance a link belongs to: its own links, its slot frames and named frames."""
+        """Return the instance a link belongs to (its own link, slot frames, named frames)."""
         return self.parts[self.link(link).part]
 
 
