@@ -344,8 +344,8 @@ def test_a_name_taken_by_a_slot_link():
 def test_an_ad_hoc_slot_that_the_part_already_has():
     with pytest.raises(ConfigError) as caught:
         Assembly().add_slot('base_link', 'mast', accepts=['blueboat_flag'])
-    assert str(caught.value).startswith('slots entry #1 declares slot mast on base_link, which its '
-                                        'part type blueboat_chassis already has')
+    assert str(caught.value).startswith('slots entry #1 declares slot mast on base_link, which '
+                                        'its part type blueboat_chassis already has')
     assert_same_as_resolver(caught.value, {'slots': [{'of': 'base_link', 'name': 'mast',
                                                       'accepts': ['blueboat_flag']}]})
 
@@ -366,10 +366,10 @@ def test_a_cycle_of_names_is_refused_before_the_resolver_could_recurse_forever()
      'letters, digits and underscores, starting with a letter'),
     (lambda a: a.place('blueboat_flag', 'spare', xyz=[0.1, 0.2]),
      'parts entry #1 (spare): xyz must be three finite numbers (metres / radians) as a '
-     "list [x, y, z] or a string \"x y z\"; got [0.1, 0.2]"),
+     'list [x, y, z] or a string "x y z"; got [0.1, 0.2]'),
     (lambda a: a.place('blueboat_flag', 'spare', xyz=[0.0, 0.0, float('nan')]),
      'parts entry #1 (spare): xyz must be three finite numbers (metres / radians) as a '
-     "list [x, y, z] or a string \"x y z\"; got [0.0, 0.0, nan]"),
+     'list [x, y, z] or a string "x y z"; got [0.0, 0.0, nan]'),
     (lambda a: a.add_slot('base_link', 'bow', accepts='blueboat_flag'),
      'slots entry #1 (bow): accepts must be a list of part types, e.g. '
      "[blueboat_antenna_mast]; got 'blueboat_flag'"),

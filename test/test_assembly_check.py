@@ -77,7 +77,7 @@ def test_adhoc_slot_whose_of_matches_nothing(tmp_path):
 
 def test_free_placement_whose_parent_matches_nothing(tmp_path):
     config = located(tmp_path, 'parts:\n  - {type: blueboat_flag, name: f2, parent: mastt}\n')
-    urdf_config = located(tmp_path / '..' , 'parts:\n  - {type: blueboat_flag, name: f2}\n')
+    urdf_config = located(tmp_path / '..', 'parts:\n  - {type: blueboat_flag, name: f2}\n')
     found = messages(assembly.problems(config, resolve_config(urdf_config).urdf))
     assert found == [f'{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; '
                      'instances: base_link, battery_port, battery_stbd, f2, flag, motor_port, '
@@ -86,7 +86,8 @@ def test_free_placement_whose_parent_matches_nothing(tmp_path):
 
 
 def test_two_instances_with_the_same_name(tmp_path):
-    config = located(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n')
+    config = located(tmp_path,
+                     'parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n')
     with pytest.raises(AssemblyError) as caught:
         resolve_config(config)
     assert str(caught.value) == (f'{config.file}:2: 2 instances are named flag (under '
@@ -104,16 +105,21 @@ def test_instance_named_like_a_slot_link(tmp_path):
 
 
 @pytest.mark.parametrize('text, line, fragment', [
-    ('nmae: boat\n', 1, "the top level: unknown key 'nmae'; valid keys: name, base, parts, slots, part_files"),
-    ('base:\n  type: blueboat_chassis\n  nam: hull\n', 3, "base: unknown key 'nam'; valid keys: type, name"),
+    ('nmae: boat\n', 1,
+     "the top level: unknown key 'nmae'; valid keys: name, base, parts, slots, part_files"),
+    ('base:\n  type: blueboat_chassis\n  nam: hull\n', 3,
+     "base: unknown key 'nam'; valid keys: type, name"),
     ('parts:\n  - slot: mast\n    typ: blueboat_antenna_mast\n', 3,
      "parts entry #1 (slot mast): unknown key 'typ'; valid keys: slot, of, type, name"),
     ('parts:\n  - {slot: mast, type: none, xyz: [0, 0, 1]}\n', 2,
-     "parts entry #1 (slot mast): unknown key 'xyz'; valid keys: slot, of, type, name (a slot entry takes its pose from the slot"),
+     "parts entry #1 (slot mast): unknown key 'xyz'; valid keys: slot, of, type, name (a slot "
+     'entry takes its pose from the slot'),
     ('parts:\n  - {type: blueboat_flag, name: f, pos: [0, 0, 1]}\n', 2,
-     "parts entry #1 (f): unknown key 'pos'; valid keys: type, name, parent, xyz, rpy (this is a free placement because it has no slot:)"),
+     "parts entry #1 (f): unknown key 'pos'; valid keys: type, name, parent, xyz, rpy (this is "
+     'a free placement because it has no slot:)'),
     ('slots:\n  - {name: s, accept: [blueboat_flag]}\n', 2,
-     "slots entry #1 (s): unknown key 'accept'; valid keys: of, name, xyz, rpy, accepts, default, collision, joint"),
+     "slots entry #1 (s): unknown key 'accept'; valid keys: of, name, xyz, rpy, accepts, "
+     'default, collision, joint'),
 ])
 def test_unknown_keys_at_every_level(tmp_path, default_urdf, text, line, fragment):
     config = located(tmp_path, text)
@@ -191,12 +197,14 @@ def test_a_placement_inside_its_own_subtree(tmp_path):
      'config/examples/mast_and_payload.yaml',
      'parts entry #1 (slot mast): the config names the occupant m1 but the URDF names it mast'),
     ('base: {type: blueboat_chassis, name: hull}\n', 'config/blueboat.yaml',
-     "the URDF's base is base_link (blueboat_chassis) but the config's is hull (blueboat_chassis)"),
+     "the URDF's base is base_link (blueboat_chassis) but the config's is hull "
+     '(blueboat_chassis)'),
     ('parts:\n  - type: blueboat_antenna_mast\n    name: aft_mast\n    xyz: [9, 9, 9]\n'
      'slots:\n  - {of: aft_mast, name: pennant, xyz: [0, 0, 0.5], accepts: [blueboat_flag], '
      'default: blueboat_flag}\n',
      'config/examples/free_placement.yaml',
-     "parts entry #1 (aft_mast): xyz is [9.0, 9.0, 9.0] in the config but '-0.45 0 0.18' in the URDF"),
+     "parts entry #1 (aft_mast): xyz is [9.0, 9.0, 9.0] in the config but '-0.45 0 0.18' in "
+     'the URDF'),
 ])
 def test_the_check_runs_both_ways(tmp_path, resolve_text, config_text, urdf_config, fragment):
     from conftest import REPO

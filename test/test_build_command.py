@@ -1,5 +1,8 @@
-"""``bluerobotics-parts build CONFIG --output DIR [--name NAME]`` and ``bridge URDF`` as a user
-runs them: files, summary, exit status, and nothing touched on failure."""
+"""
+``bluerobotics-parts build CONFIG --output DIR [--name NAME]`` and ``bridge URDF``.
+
+As a user runs them: files, summary, exit status, and nothing touched on failure.
+"""
 
 from __future__ import annotations
 

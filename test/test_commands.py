@@ -1,5 +1,9 @@
-"""The command-line tools as a user runs them: output, exit codes, and no traceback for any
-config mistake from any command."""
+"""
+The command-line tools as a user runs them.
+
+Output, exit codes (1 for a mistake in the input, 2 for a fault of the program), and no
+traceback for any config mistake from any command.
+"""
 
 from __future__ import annotations
 
@@ -38,7 +42,8 @@ def test_parts_lists_the_catalogue_with_slots():
 
 
 def test_parts_with_a_user_part_file():
-    result = cli('parts', '--part-file', CONFIG_DIR / 'examples' / 'user_parts' / 'camera_bracket.yaml')
+    result = cli('parts', '--part-file',
+                 CONFIG_DIR / 'examples' / 'user_parts' / 'camera_bracket.yaml')
     assert result.returncode == 0, result.stderr
     assert 'camera_bracket  (0.2 kg)  [from ' in result.stdout
     assert '    frame camera' in result.stdout
@@ -54,9 +59,11 @@ def test_tree_of_the_default_config():
     ('t200.yaml', ['    [motor_port] motor_port (t200_thruster_ccw)',
                    '    [motor_stbd] motor_stbd (t200_thruster_cw)']),
     ('mast_and_payload.yaml', ['vehicle survey_boat', '    [mast] mast (blueboat_antenna_mast)',
-                               '        <frame top>', '    [payload] payload (blueboat_payload_bracket)']),
+                               '        <frame top>',
+                               '    [payload] payload (blueboat_payload_bracket)']),
     ('no_ping.yaml', ['    [ping_mount] (empty)']),
-    ('ping_at_bow.yaml', ['    [ping_mount] (empty)', '    [bow_ping] bow_ping (ping_singlebeam)']),
+    ('ping_at_bow.yaml', ['    [ping_mount] (empty)',
+                          '    [bow_ping] bow_ping (ping_singlebeam)']),
     ('free_placement.yaml', ['    placed on base_link: aft_mast (blueboat_antenna_mast)',
                              '        [pennant] pennant (blueboat_flag)']),
     ('user_part.yaml', ['        placed on payload_mount: camera_bracket (camera_bracket)',
@@ -79,7 +86,8 @@ def test_urdf_command_prints_the_checked_urdf_and_writes_a_file(tmp_path):
 
 
 def test_check_assembly_ok_and_problems(tmp_path):
-    good = write_config(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n', 'good.yaml')
+    good = write_config(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n',
+                        'good.yaml')
     urdf = tmp_path / 'good.urdf'
     assert cli('urdf', good, '-o', urdf).returncode == 0
     ok = run([tool('check_assembly'), good, urdf])
@@ -92,11 +100,14 @@ def test_check_assembly_ok_and_problems(tmp_path):
     assert result.returncode == 1 and result.stdout == ''
     lines = result.stderr.splitlines()
     assert lines == [
-        f"error: {bad}:1: the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files",
+        f"error: {bad}:1: the top level: unknown key 'colour'; valid keys: name, base, parts, "
+        'slots, part_files',
         f'error: {bad}:3: parts entry #1 (slot mast): the config fits none but the URDF has '
-        'blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this config',
+        'blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this '
+        'config',
         f'error: {bad}:4: parts entry #2 (slot x): of: nobody matches no fitted instance; '
-        'instances: base_link, battery_port, battery_stbd, flag, motor_port, motor_stbd, ping, ping_mount',
+        'instances: base_link, battery_port, battery_stbd, flag, motor_port, motor_stbd, ping, '
+        'ping_mount',
     ]
 
 
@@ -115,13 +126,17 @@ def test_check_assembly_with_unreadable_inputs(tmp_path):
 
 
 BAD_CONFIGS = {
-    'duplicate key': ('parts:\n  - slot: mast\n    type: none\n    type: none\n', "boat.yaml:4: duplicate key 'type'"),
+    'duplicate key': ('parts:\n  - slot: mast\n    type: none\n    type: none\n',
+                      "boat.yaml:4: duplicate key 'type'"),
     'not yaml': ('parts: [\n', 'not valid YAML'),
     'unknown type': ('parts:\n  - {slot: mast, type: mastt}\n', "unknown part type 'mastt'"),
-    'not accepted': ('parts:\n  - {slot: mast, type: blueboat_flag}\n', 'does not accept blueboat_flag'),
+    'not accepted': ('parts:\n  - {slot: mast, type: blueboat_flag}\n',
+                     'does not accept blueboat_flag'),
     'unknown key': ('parts:\n  - {slot: mast, typ: none}\n', "unknown key 'typ'"),
-    'matches nothing': ('parts:\n  - {slot: ping, of: nobody, type: none}\n', 'of: nobody matches no fitted instance'),
-    'same name': ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n', '2 instances are named flag'),
+    'matches nothing': ('parts:\n  - {slot: ping, of: nobody, type: none}\n',
+                        'of: nobody matches no fitted instance'),
+    'same name': ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: flag}\n',
+                  '2 instances are named flag'),
     'bad name': ("name: 'my boat'\n", 'cannot be a ROS namespace'),
     'bad part file': ('part_files: [p.yaml]\n', "p.yaml:2: a part has no key 'colour'"),
 }
@@ -135,7 +150,8 @@ def test_no_traceback_for_any_config_error(tmp_path, command, case):
     config = write_config(tmp_path, text)
     out = tmp_path / 'out'
     args = {'urdf': ['urdf', config], 'tree': ['tree', config],
-            'build': ['build', config, '--output', out], 'export': ['export', config, out]}[command]
+            'build': ['build', config, '--output', out],
+            'export': ['export', config, out]}[command]
     result = cli(*args)
     assert result.returncode == 1, result.stdout + result.stderr
     assert 'Traceback' not in result.stderr

@@ -1,6 +1,7 @@
 """
-The strict config loader (shapes, value types, duplicate keys) and the rules of the
-resolution after it: file:line in every message, every problem at once.
+The strict config loader, and the rules of the resolution after it.
+
+Shapes, value types, duplicate keys; file:line in every message, every problem at once.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 
 
 def load_error(tmp_path, text: str) -> str:
-    """The message of the whole path (loader, then resolution) for a config file."""
+    """Return the message of the whole path (loader, then resolution) for a config file."""
     from bluerobotics_parts.pipeline import resolve_config
 
     path = write_config(tmp_path, text, 'my_boat.yaml')
@@ -49,35 +50,56 @@ def test_duplicate_keys_are_errors_with_both_lines(tmp_path, text, expected):
 @pytest.mark.parametrize('text, expected', [
     ('- a\n- b\n', 'my_boat.yaml:1: the config must be a mapping'),
     ('parts:\n  slot: mast\n', 'my_boat.yaml:1: parts: must be a list'),
-    ('parts:\n  - mast\n', 'my_boat.yaml:2: parts entry #1 must be a mapping of keys, not a string'),
-    ('slots:\n  - [a, b]\n', 'my_boat.yaml:2: slots entry #1 must be a mapping of keys, not a list'),
+    ('parts:\n  - mast\n',
+     'my_boat.yaml:2: parts entry #1 must be a mapping of keys, not a string'),
+    ('slots:\n  - [a, b]\n',
+     'my_boat.yaml:2: slots entry #1 must be a mapping of keys, not a list'),
     ('base: chassis\n', 'my_boat.yaml:1: base must be a mapping of keys'),
-    ('parts:\n  - {slot: mast, type: 3}\n', 'my_boat.yaml:2: parts entry #1 (slot mast): type must be a non-empty string, not a number'),
-    ('parts:\n  - {slot: mast, type: [a]}\n', 'parts entry #1 (slot mast): type must be a non-empty string, not a list'),
+    ('parts:\n  - {slot: mast, type: 3}\n',
+     'my_boat.yaml:2: parts entry #1 (slot mast): type must be a non-empty string, not a number'),
+    ('parts:\n  - {slot: mast, type: [a]}\n',
+     'parts entry #1 (slot mast): type must be a non-empty string, not a list'),
     ('parts:\n\n  - type: blueboat_flag\n    name: f\n    xyz: [1, 2]\n',
      'my_boat.yaml:5: parts entry #1 (f): xyz must be three finite numbers'),
-    ("parts:\n  - {type: blueboat_flag, name: f, rpy: '0 0 x'}\n", 'my_boat.yaml:2: parts entry #1 (f): rpy must be three finite numbers'),
-    ('parts:\n  - {type: blueboat_flag, name: f, xyz: [true, 0, 0]}\n', 'xyz must be three finite numbers'),
-    ("slots:\n  - {name: s, collision: 'no'}\n", "my_boat.yaml:2: slots entry #1 (s): collision must be true or false, got 'no'"),
-    ('slots:\n  - {name: s, joint: revolute}\n', "slots entry #1 (s): joint 'revolute' is not a slot joint; valid: fixed, continuous"),
-    ('slots:\n  - {name: s, accepts: blueboat_flag}\n', 'slots entry #1 (s): accepts must be a list of part types'),
-    ('slots:\n  - {of: base_link, xyz: [0, 0, 0]}\n', 'my_boat.yaml:2: slots entry #1 needs name:'),
+    ("parts:\n  - {type: blueboat_flag, name: f, rpy: '0 0 x'}\n",
+     'my_boat.yaml:2: parts entry #1 (f): rpy must be three finite numbers'),
+    ('parts:\n  - {type: blueboat_flag, name: f, xyz: [true, 0, 0]}\n',
+     'xyz must be three finite numbers'),
+    ("slots:\n  - {name: s, collision: 'no'}\n",
+     "my_boat.yaml:2: slots entry #1 (s): collision must be true or false, got 'no'"),
+    ('slots:\n  - {name: s, joint: revolute}\n',
+     "slots entry #1 (s): joint 'revolute' is not a slot joint; valid: fixed, continuous"),
+    ('slots:\n  - {name: s, accepts: blueboat_flag}\n',
+     'slots entry #1 (s): accepts must be a list of part types'),
+    ('slots:\n  - {of: base_link, xyz: [0, 0, 0]}\n',
+     'my_boat.yaml:2: slots entry #1 needs name:'),
     ('parts:\n  - {slot: mast}\n', 'my_boat.yaml:2: parts entry #1 (slot mast) needs type:'),
-    ('parts:\n  - {type: blueboat_flag}\n', 'parts entry #1 is a free placement (it has no slot:) and needs name:'),
+    ('parts:\n  - {type: blueboat_flag}\n',
+     'parts entry #1 is a free placement (it has no slot:) and needs name:'),
     ('parts:\n  - {type: none, name: x}\n', 'type none only empties a slot'),
     ('name: my boat\n', "my_boat.yaml:1: name 'my boat' cannot be a ROS namespace"),
-    ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: 2nd}\n', "name '2nd' is not a valid link name"),
+    ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: 2nd}\n',
+     "name '2nd' is not a valid link name"),
     ('part_files: [missing.yaml]\n', 'my_boat.yaml:1: part file missing.yaml not found'),
     ('parts: [\n', 'my_boat.yaml:2: not valid YAML'),
-    ('on: true\n', 'my_boat.yaml:1: the top level has a key that YAML reads as true (on: or yes:); valid keys: name, base'),
-    ('parts:\n  - {slot: mast, type: none, name: m}\n', 'my_boat.yaml:2: parts entry #1 (slot mast): name: has no effect on an empty slot'),
-    ('parts:\n  - {type: blueboat_flag, name: f, xyz: [.inf, 0, 0]}\n', 'xyz must be three finite numbers'),
-    ("parts:\n  - {type: blueboat_flag, name: f, xyz: '1e400 0 0'}\n", 'xyz must be three finite numbers'),
-    ('slots:\n  - {name: s, rpy: [.nan, 0, 0]}\n', 'my_boat.yaml:2: slots entry #1 (s): rpy must be three finite numbers'),
-    ("name: 'True'\n", "my_boat.yaml:1: name 'True' cannot be a ROS namespace: xacro would read it as a boolean"),
-    ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: nan}\n', "name 'nan' is not a valid link name: xacro would read it"),
+    ('on: true\n',
+     'my_boat.yaml:1: the top level has a key that YAML reads as true (on: or yes:); valid '
+     'keys: name, base'),
+    ('parts:\n  - {slot: mast, type: none, name: m}\n',
+     'my_boat.yaml:2: parts entry #1 (slot mast): name: has no effect on an empty slot'),
+    ('parts:\n  - {type: blueboat_flag, name: f, xyz: [.inf, 0, 0]}\n',
+     'xyz must be three finite numbers'),
+    ("parts:\n  - {type: blueboat_flag, name: f, xyz: '1e400 0 0'}\n",
+     'xyz must be three finite numbers'),
+    ('slots:\n  - {name: s, rpy: [.nan, 0, 0]}\n',
+     'my_boat.yaml:2: slots entry #1 (s): rpy must be three finite numbers'),
+    ("name: 'True'\n",
+     "my_boat.yaml:1: name 'True' cannot be a ROS namespace: xacro would read it as a boolean"),
+    ('parts:\n  - {slot: mast, type: blueboat_antenna_mast, name: nan}\n',
+     "name 'nan' is not a valid link name: xacro would read it"),
     ("base: {name: 'false'}\n", "base: name 'false' is not a valid link name"),
-    ('parts:\n  - {slot: null, type: none}\n', 'my_boat.yaml:2: parts entry #1: slot must be a non-empty string, not an empty value'),
+    ('parts:\n  - {slot: null, type: none}\n',
+     'my_boat.yaml:2: parts entry #1: slot must be a non-empty string, not an empty value'),
 ])
 def test_shape_and_type_errors_name_file_line_and_item(tmp_path, text, expected):
     message = load_error(tmp_path, text)
@@ -129,7 +151,8 @@ parts:
 
 
 def test_a_key_repeated_after_a_merge_is_still_a_duplicate(tmp_path):
-    message = load_error(tmp_path, 'base: &b {type: blueboat_chassis}\nother:\n  <<: *b\n  name: a\n  name: b\n')
+    message = load_error(tmp_path, 'base: &b {type: blueboat_chassis}\nother:\n  <<: *b\n'
+                                   '  name: a\n  name: b\n')
     assert message.startswith("my_boat.yaml:5: duplicate key 'name' (first given on line 4)")
 
 

@@ -88,11 +88,14 @@ def test_thrust_coefficients_follow_from_their_stated_chart_points():
 @pytest.mark.parametrize('text, fragment', [
     ('type: x\nmass: 3\n', "a part has no key 'mass'"),
     ('type: x\ninertial: {mass: -1}\n', 'must be positive'),
-    ('type: x\nslots: {s: {accepts: [a], default: b}}\n', 'slot s defaults to b, which it does not accept'),
+    ('type: x\nslots: {s: {accepts: [a], default: b}}\n',
+     'slot s defaults to b, which it does not accept'),
     ('type: x\nvisual: [{box: [1, 1, 1], mesh: a.stl}]\n', 'needs exactly one of mesh, box'),
-    ('type: x\npropeller: {rotation: left, diameter: 0.1, max_thrust: 1, min_thrust: 0, thrust_coefficient: 0.1}\n',
+    ('type: x\npropeller: {rotation: left, diameter: 0.1, max_thrust: 1, min_thrust: 0, '
+     'thrust_coefficient: 0.1}\n',
      'rotation must be cw or ccw'),
-    ('type: x\ninertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 5}}\n', 'inertia is not physical'),
+    ('type: x\ninertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 5}}\n',
+     'inertia is not physical'),
 ])
 def test_part_format_errors_name_the_problem_and_line(text, fragment):
     from bluerobotics_parts.errors import ConfigError
@@ -151,5 +154,6 @@ def test_a_user_part_mesh_in_its_folder_or_the_package_is_accepted(tmp_path):
     (tmp_path / 'sub' / 'a.stl').write_bytes(b'solid x\nendsolid x\n')
     part = tmp_path / 'bracket.yaml'
     part.write_text('type: bracket\nvisual:\n  - mesh: sub/a.stl\n  - mesh: package://'
-                    'bluerobotics_parts/meshes/blueboat_flag/blueboat_flag.stl\n', encoding='utf-8')
+                    'bluerobotics_parts/meshes/blueboat_flag/blueboat_flag.stl\n',
+                    encoding='utf-8')
     assert catalogue([part])['bracket'].mesh_base == f'file://{tmp_path}/'

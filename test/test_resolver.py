@@ -107,7 +107,8 @@ def test_type_none_keeps_the_slot_frame(tmp_path):
     urdf = resolve_yaml(tmp_path, 'parts:\n  - {slot: flag, type: none}\n')
     assert 'flag' not in urdf.links
     assert 'base_link_flag' in urdf.links and urdf.children('base_link_flag') == []
-    assert {'of': 'base_link', 'name': 'flag', 'link': 'base_link_flag'} in urdf.records('assembly_slot')
+    assert {'of': 'base_link', 'name': 'flag', 'link': 'base_link_flag'} in \
+        urdf.records('assembly_slot')
     assert 'flag' not in {r['name'] for r in urdf.records('assembly_part')}
 
 
@@ -214,17 +215,20 @@ def test_every_instance_and_visited_slot_is_recorded(tmp_path):
                                             'battery_stbd'}
     slots = {(r['of'], r['name']) for r in urdf.records('assembly_slot')}
     assert slots == {('base_link', s) for s in ('motor_port', 'motor_stbd', 'flag', 'mast',
-                                               'payload', 'ping_mount', 'battery_port',
-                                               'battery_stbd')} | {('ping_mount', 'ping')}
+                                                'payload', 'ping_mount', 'battery_port',
+                                                'battery_stbd')} | {('ping_mount', 'ping')}
     # records sit directly under <robot>
     assert all(e.tag in ('link', 'joint', 'assembly_part', 'assembly_slot', 'assembly_frame')
                for e in urdf.root)
 
 
 def test_vectors_as_lists_or_strings_give_the_same_urdf(tmp_path):
-    as_list = resolve_yaml(tmp_path, 'parts:\n  - {type: blueboat_flag, name: f2, xyz: [0.1, 0.2, 0.3], rpy: [0, 0, 1]}\n')
-    as_text = resolve_yaml(tmp_path, "parts:\n  - {type: blueboat_flag, name: f2, xyz: '0.1 0.2 0.3', rpy: '0 0 1'}\n")
-    assert as_list.origin('f2_joint') == as_text.origin('f2_joint') == ([0.1, 0.2, 0.3], [0.0, 0.0, 1.0])
+    as_list = resolve_yaml(tmp_path, 'parts:\n  - {type: blueboat_flag, name: f2, '
+                                     'xyz: [0.1, 0.2, 0.3], rpy: [0, 0, 1]}\n')
+    as_text = resolve_yaml(tmp_path, 'parts:\n  - {type: blueboat_flag, name: f2, '
+                                     "xyz: '0.1 0.2 0.3', rpy: '0 0 1'}\n")
+    assert as_list.origin('f2_joint') == as_text.origin('f2_joint') == \
+        ([0.1, 0.2, 0.3], [0.0, 0.0, 1.0])
 
 
 def test_vehicle_name_from_config_and_override(tmp_path, resolve_text):

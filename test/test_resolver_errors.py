@@ -19,7 +19,8 @@ CASES = {
     'unknown_slot_on_base': (
         'parts:\n  - {slot: motr_port, type: m200_weedless_prop_ccw}\n',
         ['ASSEMBLY ERROR', "'motr_port'", 'base_link (blueboat_chassis) has no slot',
-         'battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, payload, ping_mount'], 2),
+         'battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, payload, '
+         'ping_mount'], 2),
     'slot_twice': (
         'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n  - {slot: mast, type: none}\n',
         ['ASSEMBLY ERROR', 'slot mast of base_link is configured twice',
@@ -29,8 +30,9 @@ CASES = {
         ['ASSEMBLY ERROR', 'parts entry #1 (slot ping)', 'bare on:', 'of:'], 2),
     'unknown_type': (
         'parts:\n  - {slot: mast, type: blueboat_antena_mast}\n',
-        ['ASSEMBLY ERROR', "unknown part type 'blueboat_antena_mast'", 'parts entry #1 (slot mast)',
-         'known types: blueboat_antenna_mast', 't200_thruster_cw', 'or none'], 2),
+        ['ASSEMBLY ERROR', "unknown part type 'blueboat_antena_mast'",
+         'parts entry #1 (slot mast)', 'known types: blueboat_antenna_mast', 't200_thruster_cw',
+         'or none'], 2),
 }
 
 
@@ -71,28 +73,34 @@ def test_pipeline_names_a_bare_on_key_at_its_line(tmp_path):
 
 
 def test_unknown_slot_deeper_down_is_named_with_that_instances_slots(tmp_path):
-    result = xacro_cli(write_config(tmp_path, 'parts:\n  - {slot: pingg, of: ping_mount, type: none}\n'))
+    result = xacro_cli(write_config(
+        tmp_path, 'parts:\n  - {slot: pingg, of: ping_mount, type: none}\n'))
     assert result.returncode != 0
-    assert "ping_mount (blueboat_ping_singlebeam_mount) has no slot 'pingg'; its slots: ping" in result.stderr
+    assert ("ping_mount (blueboat_ping_singlebeam_mount) has no slot 'pingg'; its slots: ping"
+            in result.stderr)
 
 
 def test_unknown_base_type(tmp_path):
     result = xacro_cli(write_config(tmp_path, 'base: {type: blueboat_chasis}\n'))
     assert result.returncode != 0
-    assert "unknown part type 'blueboat_chasis' in base; known types: blueboat_antenna_mast" in result.stderr
+    assert ("unknown part type 'blueboat_chasis' in base; known types: blueboat_antenna_mast"
+            in result.stderr)
 
 
 def test_adhoc_slot_default_must_be_accepted(tmp_path):
-    result = xacro_cli(write_config(tmp_path, 'slots:\n  - {name: s, accepts: [blueboat_flag], default: ping_singlebeam}\n'))
+    result = xacro_cli(write_config(
+        tmp_path, 'slots:\n  - {name: s, accepts: [blueboat_flag], default: ping_singlebeam}\n'))
     assert result.returncode != 0
     assert ('slots entry #1 (s) defaults to ping_singlebeam, which it does not accept; add it '
             'to accepts (accepts: blueboat_flag)') in result.stderr
 
 
 def test_adhoc_slot_clashing_with_a_part_slot(tmp_path):
-    result = xacro_cli(write_config(tmp_path, 'slots:\n  - {name: flag, accepts: [blueboat_flag]}\n'))
+    result = xacro_cli(write_config(tmp_path,
+                                    'slots:\n  - {name: flag, accepts: [blueboat_flag]}\n'))
     assert result.returncode != 0
-    assert 'declares slot flag on base_link, which its part type blueboat_chassis already has' in result.stderr
+    assert ('declares slot flag on base_link, which its part type blueboat_chassis already has'
+            in result.stderr)
 
 
 def test_free_placement_needs_type_and_name(tmp_path):
@@ -102,10 +110,11 @@ def test_free_placement_needs_type_and_name(tmp_path):
 
 
 def test_bad_vector(tmp_path):
-    result = xacro_cli(write_config(tmp_path, "parts:\n  - {type: blueboat_flag, name: f, xyz: '1 2'}\n"))
+    result = xacro_cli(write_config(
+        tmp_path, "parts:\n  - {type: blueboat_flag, name: f, xyz: '1 2'}\n"))
     assert result.returncode != 0
-    assert ("parts entry #1 (f): xyz must be three finite numbers (metres / radians) as a list "
-            "[x, y, z] or a string \"x y z\"; got '1 2'") in result.stderr
+    assert ('parts entry #1 (f): xyz must be three finite numbers (metres / radians) as a list '
+            '[x, y, z] or a string "x y z"; got \'1 2\'') in result.stderr
 
 
 def test_user_part_type_clashing_with_the_library(tmp_path):

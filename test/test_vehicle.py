@@ -39,7 +39,8 @@ parts:
   - {type: blueboat_antenna_mast, name: aft_mast, parent: base_link,
      xyz: [-0.3, 0, 0.2], rpy: [0, 0, 0.5]}
 slots:
-  - {of: base_link, name: bow, xyz: [0.5, 0, 0.1], accepts: [blueboat_flag], default: blueboat_flag}
+  - {of: base_link, name: bow, xyz: [0.5, 0, 0.1], accepts: [blueboat_flag],
+     default: blueboat_flag}
   - {of: base_link, name: tunnel, xyz: [0.45, 0, -0.05], accepts: [bow_thruster],
      default: bow_thruster, joint: continuous, collision: false}
 """
