@@ -1,4 +1,5 @@
-"""The resolver (urdf/assembly.xacro): the default BlueBoat and one test per resolution rule.
+"""
+The resolver (urdf/assembly.xacro): the default BlueBoat and one test per resolution rule.
 
 Run through the checked pipeline (what every command uses) unless a test is about the xacro
 command line itself (test_resolver_errors.py).

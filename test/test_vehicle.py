@@ -1,4 +1,5 @@
-"""The vehicle model: flat name maps and topology queries over resolved BlueBoat URDFs.
+"""
+The vehicle model: flat name maps and topology queries over resolved BlueBoat URDFs.
 
 Each config resolves once per module (a resolve costs ~0.2 s); the queries are what a user of
 ``bluerobotics_parts.vehicle`` sees.
