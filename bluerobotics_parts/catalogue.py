@@ -71,6 +71,17 @@ class PartType:
         return self.data.get('description', '')
 
     @property
+    def family(self) -> str:
+        """The vehicle family the part is made for (``blueboat``, ``bluerov2``), ``common`` for
+        parts several families' slots take, empty when the part file does not say."""
+        return self.data.get('family', '')
+
+    @property
+    def spawn_depth(self) -> float:
+        """How deep a launch puts a vehicle with this base part (m, 0 for a surface vessel)."""
+        return float((self.data.get('hydrostatics') or {}).get('spawn_depth') or 0.0)
+
+    @property
     def mass(self) -> float:
         return float((self.data.get('inertial') or {}).get('mass') or 0.0)
 

@@ -15,8 +15,8 @@ from .yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
 
-PART_KEYS = ('type', 'description', 'dimensions', 'attach', 'axis', 'inertial', 'visual',
-             'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
+PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
+             'visual', 'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
              'hydrodynamics')
 SLOT_KEYS = ('xyz', 'rpy', 'accepts', 'default', 'joint', 'collision')
 FRAME_KEYS = ('xyz', 'rpy')
@@ -50,6 +50,8 @@ def check_part(doc: LocatedDocument) -> None:
             or data['type'] == 'none':
         raise doc.error(('type',), 'type: must name the part type (letters, digits, '
                         'underscores; not none)')
+    if 'family' in data:
+        _name(doc, ('family',), data['family'], 'family')
     if 'attach' in data:
         _mapping(doc, ('attach',), data['attach'], 'attach')
         _keys(doc, ('attach',), data['attach'], FRAME_KEYS, 'attach')

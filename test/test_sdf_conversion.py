@@ -80,9 +80,12 @@ def test_it_converts_to_a_model(case, request):
     assert model.get('name') == result.name == expected_name(*request.node.callspec.params['case'])
     links = [link.get('name') for link in model.findall('link')]
     assert result.vehicle.root_link in links
-    # Everything hung on fixed joints is lumped into the root link, mass included.
+    # Everything hung on fixed joints is lumped into the root link, mass included: all but the
+    # spinning propeller links (and the 10 mg carriers, see gazebo.CARRIER_MASS).
     base = model.find(f"link[@name='{result.vehicle.root_link}']")
-    assert float(base.findtext('inertial/mass')) > 14.0
+    spinning = sum(result.vehicle.links[name].mass for name in result.vehicle.actuators)
+    assert float(base.findtext('inertial/mass')) == pytest.approx(
+        result.vehicle.total_mass - spinning, abs=1e-4)
 
 
 def test_one_thruster_per_fitted_propeller(case):

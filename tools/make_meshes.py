@@ -89,6 +89,13 @@ PING_GLAND_OFFSET = 0.22     # gland offset from the axis (toward +z) / Ping dia
 
 BATTERY_FILLET = 0.2         # edge radius / smallest battery dimension
 
+ROV_BODY_FILLET = 0.2        # edge radius of the BlueROV2 frame's blocks and plates / their thinnest side
+ROV_TUBE_CHAMFER = 0.08      # end chamfer of the BlueROV2 enclosures / tube radius
+LUMEN_CHAMFER = 0.12         # back edge chamfer of the Lumen body / its diameter
+LUMEN_BEZEL = 0.1            # lens bezel step / Lumen diameter
+CAMERA_LENS_RADIUS = 0.15    # camera lens barrel radius / camera mount width
+CAMERA_LENS_LENGTH = 0.2     # lens barrel length, ahead of the body / camera mount length
+
 HULL_BOW_RISE = 0.5          # bow tip raised by this * hull radius (a spoon bow, not a torpedo)
 HULL_END_RINGS = 8           # rings in each rounded hull end
 CROSS_MEMBER_WIDTH = 0.04    # m, along x
@@ -563,6 +570,69 @@ def blueboat_battery(part: dict, library: dict) -> Mesh:
     return rounded_box(size, BATTERY_FILLET * min(size))
 
 
+def bluerov2_frame(part: dict, library: dict) -> Mesh:
+    """BlueROV2 frame (standard or Heavy): its collision bodies drawn as they are, so the visual
+    shows where the vehicle's displacement is: the enclosures as tubes along x (the widest one,
+    the electronics enclosure, ending forward in its dome), the panels as plates and the foam as
+    blocks with rounded edges."""
+    items = part['collision']
+    widest = max((item['cylinder']['radius'] for item in items if 'cylinder' in item), default=0)
+    solids = []
+    for item in items:
+        centre = tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0)))
+        if 'cylinder' in item:
+            if tuple(item.get('rpy', (0, 0, 0))) != (0.0, 0.5 * np.pi, 0.0):
+                raise ValueError('BlueROV2 enclosures are drawn along x (rpy 0, pi/2, 0)')
+            radius, length = item['cylinder']['radius'], item['cylinder']['length']
+            solids.append(enclosure(radius, length, centre, dome=radius == widest))
+        else:
+            size = tuple(float(v) for v in item['box'])
+            solids.append(rounded_box(size, ROV_BODY_FILLET * min(size), centre))
+    return combine(*solids)
+
+
+def enclosure(radius: float, length: float, centre, dome: bool) -> Mesh:
+    """A watertight enclosure along x: chamfered end caps, or a hemispherical dome forward."""
+    chamfer = ROV_TUBE_CHAMFER * radius
+    back, front = -length / 2, length / 2
+    profile = [(back, radius - chamfer), (back + chamfer, radius)]
+    if dome:
+        profile += [(a, r) for a, r, _ in quarter_round(front - radius, front, radius, FILLET_STEPS * 2)]
+    else:
+        profile += [(front - chamfer, radius), (front, radius - chamfer)]
+    return lathe(profile, centre=centre)
+
+
+def lumen_light(part: dict, library: dict) -> Mesh:
+    """Lumen: a cylinder along x centred on the origin, chamfered at the back, with a bezel
+    step round the lens at the front face."""
+    d = dimensions(part)
+    length, radius = d['length'], d['diameter'] / 2
+    chamfer, bezel = LUMEN_CHAMFER * d['diameter'], LUMEN_BEZEL * d['diameter']
+    return lathe([(-length / 2, radius - chamfer), (-length / 2 + chamfer, radius),
+                  (length / 2 - bezel, radius), (length / 2 - bezel, radius - bezel / 2),
+                  (length / 2, radius - bezel / 2)])
+
+
+def bluerov2_camera_tilt(part: dict, library: dict) -> Mesh:
+    """The camera and its tilt servo as a rounded block centred on the tilt axis, with a lens
+    barrel ending at the lens frame."""
+    d = dimensions(part)
+    size = (d['length'], d['width'], d['height'])
+    body = rounded_box(size, ROV_BODY_FILLET * min(size))
+    lens_x = float(part['frames']['lens']['xyz'][0])
+    barrel = lathe([(lens_x - CAMERA_LENS_LENGTH * d['length'], CAMERA_LENS_RADIUS * d['width']),
+                    (lens_x, CAMERA_LENS_RADIUS * d['width'])], SMALL_ROUND_SEGMENTS)
+    return combine(body, barrel)
+
+
+def bluerov2_payload_skid(part: dict, library: dict) -> Mesh:
+    """The skid's rails and cross bars, as its collision boxes put them."""
+    return combine(*[box(np.array(item['xyz'], float) - np.array(item['box'], float) / 2,
+                         np.array(item['xyz'], float) + np.array(item['box'], float) / 2)
+                     for item in part['collision']])
+
+
 SHAPES = {
     'blueboat_chassis': blueboat_chassis,
     'm200_weedless_prop_ccw': m200_motor_with_prop,
@@ -575,6 +645,11 @@ SHAPES = {
     'blueboat_ping_singlebeam_mount': blueboat_ping_singlebeam_mount,
     'ping_singlebeam': ping_singlebeam,
     'blueboat_battery': blueboat_battery,
+    'bluerov2_frame': bluerov2_frame,
+    'bluerov2_heavy_frame': bluerov2_frame,
+    'bluerov2_camera_tilt': bluerov2_camera_tilt,
+    'bluerov2_payload_skid': bluerov2_payload_skid,
+    'lumen_light': lumen_light,
 }
 
 
