@@ -136,14 +136,23 @@ class Vehicle:
 # Origin on the centre line in the plane of the horizontal thrusters; the published height
 # 0.254 m runs from the underside (z -0.177) to the top of the foam (about +0.077).
 
-ENCLOSURE = Shape('cylinder', (0.0572, 0.39), (0.015, 0.0, 0.02),
+# The enclosures are tubes along x, but their collisions are boxes of the same length and
+# cross-section area: gz's graded Buoyancy cuts the water plane in each shape's own frame
+# (gz-sim8_8.14.0 src/systems/buoyancy/Buoyancy.cc, GradedFluidDensity, ``Planed plane{(0, 0,
+# 1), height - _pose.Pos().Z()}``), so a cylinder turned onto x would be cut across its axis
+# whenever it is within half its length of the surface, and the ROV would stall 0.2 m down. An
+# axis-aligned box is cut right (while level). The visual still draws the tube.
+ENCLOSURE_RADIUS, BATTERY_RADIUS = 0.0572, 0.0445
+ENCLOSURE = Shape('box', (0.39, ENCLOSURE_RADIUS * math.sqrt(math.pi),
+                          ENCLOSURE_RADIUS * math.sqrt(math.pi)), (0.015, 0.0, 0.02),
                   'electronics enclosure, 4 in series: 102 mm inner diameter (published) plus '
-                  'an assumed 6 mm wall; 0.39 m with flanges, end cap and dome (estimate)',
-                  (0.0, HALF_PI, 0.0), 'geometry: URDF cylinders lie along z; turned onto x')
-BATTERY = Shape('cylinder', (0.0445, 0.25), (-0.01, 0.0, -0.115),
+                  'an assumed 6 mm wall; 0.39 m with flanges, end cap and dome (estimate); a box '
+                  'of the tube\'s length and cross-section area')
+BATTERY = Shape('box', (0.25, BATTERY_RADIUS * math.sqrt(math.pi),
+                        BATTERY_RADIUS * math.sqrt(math.pi)), (-0.01, 0.0, -0.115),
                 'battery enclosure, 3 in series: 8-3/4 in tube (BlueROV2 assembly manual) with '
-                'end caps, about 89 mm across (estimate); below the electronics enclosure',
-                (0.0, HALF_PI, 0.0), 'geometry: URDF cylinders lie along z; turned onto x')
+                'end caps, about 89 mm across (estimate), below the electronics enclosure; a box '
+                'of the tube\'s length and cross-section area')
 BOTTOM_PANEL = Shape('box', (0.30, 0.30, 0.0127), (0.0, 0.0, -0.17065),
                      'bottom panel, 1/2 in HDPE (BlueROV2 assembly manual); outline estimated, '
                      'its cut-outs and the ballast on it not modelled')

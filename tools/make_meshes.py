@@ -571,22 +571,24 @@ def blueboat_battery(part: dict, library: dict) -> Mesh:
 
 
 def bluerov2_frame(part: dict, library: dict) -> Mesh:
-    """BlueROV2 frame (standard or Heavy): its collision bodies drawn as they are, so the visual
-    shows where the vehicle's displacement is: the enclosures as tubes along x (the widest one,
-    the electronics enclosure, ending forward in its dome), the panels as plates and the foam as
-    blocks with rounded edges."""
-    items = part['collision']
-    widest = max((item['cylinder']['radius'] for item in items if 'cylinder' in item), default=0)
+    """BlueROV2 frame (standard or Heavy): its collision bodies drawn where they are, so the
+    visual shows where the vehicle's displacement is. A box of square cross-section much longer
+    in x is an enclosure (the tool that derives the frame writes tubes as boxes of equal area,
+    see tools/derive_bluerov2.py): drawn as the tube, the widest one ending forward in its dome.
+    The other boxes (panels, foam) are drawn with rounded edges."""
+    boxes = [(tuple(float(v) for v in item['box']),
+              tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0)))) for item in part['collision']]
+
+    def is_tube(size):
+        return math.isclose(size[1], size[2]) and size[0] > 2 * size[1]
+
+    widest = max((size[1] for size, _ in boxes if is_tube(size)), default=0.0)
     solids = []
-    for item in items:
-        centre = tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0)))
-        if 'cylinder' in item:
-            if tuple(item.get('rpy', (0, 0, 0))) != (0.0, 0.5 * np.pi, 0.0):
-                raise ValueError('BlueROV2 enclosures are drawn along x (rpy 0, pi/2, 0)')
-            radius, length = item['cylinder']['radius'], item['cylinder']['length']
-            solids.append(enclosure(radius, length, centre, dome=radius == widest))
+    for size, centre in boxes:
+        if is_tube(size):
+            radius = size[1] / math.sqrt(math.pi)  # the tube of the box's cross-section area
+            solids.append(enclosure(radius, size[0], centre, dome=size[1] == widest))
         else:
-            size = tuple(float(v) for v in item['box'])
             solids.append(rounded_box(size, ROV_BODY_FILLET * min(size), centre))
     return combine(*solids)
 
