@@ -61,7 +61,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file | world | name | number | boolean | gazebo | gz_release
+    kind: str  # file | world | name | number | height | boolean | gazebo | gz_release
 
 
 def _vehicle_arguments() -> tuple:
@@ -74,7 +74,9 @@ def _vehicle_arguments() -> tuple:
                  'a world gz finds itself (e.g. empty.sdf)', 'world'),
         Argument('x', '0.0', 'Spawn position x (metres)', 'number'),
         Argument('y', '0.0', 'Spawn position y (metres)', 'number'),
-        Argument('z', '0.0', 'Spawn position z (metres; the water surface is z = 0)', 'number'),
+        Argument('z', 'auto', 'Spawn position z (metres; the water surface is z = 0); auto: '
+                 "the vehicle's own, at the surface for a boat, below it for an ROV (its base "
+                 "part's spawn depth)", 'height'),
         Argument('yaw', '0.0', 'Spawn heading (radians, counter-clockwise from +x)', 'number'),
         Argument('gui', 'true', 'Start the Gazebo GUI with the server (true/false)', 'boolean'),
         Argument('rviz', 'false', "Start RViz with this vehicle's view (true/false)", 'boolean'),
@@ -123,7 +125,9 @@ def _parse(argument: Argument, text: str):
             except BlueRoboticsPartsError as error:
                 raise LaunchArgumentError(f'{shown}: {error}') from None
         return text or None
-    if argument.kind == 'number':
+    if argument.kind == 'height' and text.lower() == 'auto':
+        return None  # the vehicle's own: spawn_z
+    if argument.kind in ('number', 'height'):
         try:
             number = float(text)
         except ValueError:
@@ -263,7 +267,8 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
 
     sim_time = args['use_sim_time']
     urdf_file, bridge_file = folder / build_module.URDF_FILE, folder / build_module.BRIDGE_FILE
-    pose = [('-x', args['x']), ('-y', args['y']), ('-z', args['z']), ('-Y', args['yaw'])]
+    z = spawn_z(result) if args['z'] is None else args['z']
+    pose = [('-x', args['x']), ('-y', args['y']), ('-z', z), ('-Y', args['yaw'])]
     spawn = ['-name', name, '-file', str(urdf_file)] + [str(v) for p in pose for v in p]
     if world_name:
         spawn += ['-world', world_name]
@@ -290,6 +295,12 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
                f'description {identity}, artefacts in {folder}; {gazebo_note}')
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, start, world,
                       gz_args, str(paths.share_dir().parent), tuple(nodes), identity, summary)
+
+
+def spawn_z(result) -> float:
+    """Where ``z:=auto`` spawns a built vehicle: its base part's spawn depth below the surface
+    (0 for a boat, whose hull floats at z = 0; 1 m for the BlueROV2)."""
+    return -result.catalogue[result.resolved.manifest.base.type].spawn_depth
 
 
 def _gazebo_decision(mode: str, world: World, gazebo_running) -> tuple:
@@ -335,6 +346,8 @@ def vehicle_rviz(names, echosounders=(), fixed_frame: str | None = None) -> str:
     document = yaml.safe_load(rviz_template().read_text(encoding='utf-8'))
     manager = document['Visualization Manager']
     manager['Global Options']['Fixed Frame'] = fixed_frame or names.base_frame
+    # The camera orbits the vehicle wherever it goes (a boat away from the origin, an ROV down).
+    manager['Views']['Current']['Target Frame'] = names.base_frame
     displays = []
     for display in manager['Displays']:
         kind = display.get('Class', '')
