@@ -19,6 +19,7 @@ import math
 import numpy as np
 import pytest
 
+from bluerobotics_parts import hydrostatics
 from bluerobotics_parts.build import build
 from bluerobotics_parts.topics import vehicle_topics
 from conftest import CONFIG_DIR
@@ -71,7 +72,7 @@ def test_sdformat14_loads_it_with_its_revolute_thruster_joints(rov):
 
 def test_released_at_1_m_it_rises_slowly_and_upright(rov):
     name, _, path, _ = rov
-    trace = gz_support.simulate(path, 30.0, spawn=(0, 0, -1.0, 0, 0, 0))
+    trace = gz_support.simulate(path, 30.0, spawn=(0, 0, -1.0, 0, 0, 0))  # the launch default
     rising = [trace.velocity[i][2] for i in trace.window(3.0, 8.0)]
     tilt = max(max(abs(trace.angle(i, 'r')), abs(trace.angle(i, 'p'))) for i in range(len(trace.time)))
     end = len(trace.time) - 1
@@ -81,7 +82,10 @@ def test_released_at_1_m_it_rises_slowly_and_upright(rov):
           f'pitch {trace.angle(end, "p"):+.2f} deg')
     assert 0.02 < min(rising) and max(rising) < 0.2  # slowly: a few cm/s, terminal
     assert tilt < 3.0  # upright all the way, surfaced included
-    assert -0.15 < trace.pose[end][2] < 0.0  # at the surface, floating just awash
+    # Surfaced, it floats where the hydrostatic check says: just awash.
+    waterline = hydrostatics.flotation(path.read_text(encoding='utf-8')).waterline
+    print(f'  the hydrostatic check floats it with its origin at z {-waterline:+.3f} m')
+    assert trace.pose[end][2] == pytest.approx(-waterline, abs=0.005)
 
 
 @pytest.mark.parametrize('axis', ['r', 'p'], ids=['roll', 'pitch'])
