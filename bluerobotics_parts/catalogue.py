@@ -72,13 +72,17 @@ class PartType:
 
     @property
     def family(self) -> str:
-        """The vehicle family the part is made for (``blueboat``, ``bluerov2``), ``common`` for
-        parts several families' slots take, empty when the part file does not say."""
+        """
+        Return the vehicle family the part is made for (``blueboat``, ``bluerov2``).
+
+        ``common`` for parts several families' slots take; empty when the part file does not
+        say.
+        """
         return self.data.get('family', '')
 
     @property
     def spawn_depth(self) -> float:
-        """How deep a launch puts a vehicle with this base part (m, 0 for a surface vessel)."""
+        """Return how deep a launch puts a vehicle on this base part (m; 0 for a boat)."""
         return float((self.data.get('hydrostatics') or {}).get('spawn_depth') or 0.0)
 
     @property

@@ -298,8 +298,11 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
 
 
 def spawn_z(result) -> float:
-    """Where ``z:=auto`` spawns a built vehicle: its base part's spawn depth below the surface
-    (0 for a boat, whose hull floats at z = 0; 1 m for the BlueROV2)."""
+    """
+    Return where ``z:=auto`` spawns a built vehicle: its base part's spawn depth, below z = 0.
+
+    0 for a boat, whose hull floats at z = 0; 1 m down for the BlueROV2.
+    """
     return -result.catalogue[result.resolved.manifest.base.type].spawn_depth
 
 

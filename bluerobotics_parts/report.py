@@ -49,8 +49,12 @@ def _part_lines(part) -> list:
 
 
 def tree_text(manifest: Manifest) -> str:
-    """The resolved assembly as an indented tree: each instance with its type, each slot
-    with its occupant or ``(empty)``, free placements under their parent."""
+    """
+    Draw the resolved assembly as an indented tree.
+
+    Each instance with its type, each slot with its occupant or ``(empty)``, free placements
+    under their parent.
+    """
     lines = []
 
     def instance(part, indent, via):

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-import pytest
-
 from bluerobotics_parts import hydrostatics
 from bluerobotics_parts.build import build
 from bluerobotics_parts.topics import vehicle_topics
 from conftest import CONFIG_DIR
+import numpy as np
+import pytest
 from test_bluerov2_thrusters import AXES, FRAMES
 
 # The Gazebo harness is shared with the BlueBoat's tests (test/gz_support.py, from the physics
@@ -74,7 +73,8 @@ def test_released_at_1_m_it_rises_slowly_and_upright(rov):
     name, _, path, _ = rov
     trace = gz_support.simulate(path, 30.0, spawn=(0, 0, -1.0, 0, 0, 0))  # the launch default
     rising = [trace.velocity[i][2] for i in trace.window(3.0, 8.0)]
-    tilt = max(max(abs(trace.angle(i, 'r')), abs(trace.angle(i, 'p'))) for i in range(len(trace.time)))
+    tilt = max(max(abs(trace.angle(i, 'r')), abs(trace.angle(i, 'p')))
+               for i in range(len(trace.time)))
     end = len(trace.time) - 1
     print(f'\n{name}: released 1 m down with no thrust: rises at {np.mean(rising):.3f} m/s '
           f'(3-8 s), tilts at most {tilt:.2f} deg; at 30 s its origin is at '
@@ -105,8 +105,12 @@ def test_a_20_deg_disturbance_rights_itself_within_5_s(rov, axis):
 
 
 def test_full_forward_gives_a_steady_surge_near_the_published_speed(rov):
-    """Full forward as ArduSub mixes it: each horizontal thruster at its limit in the sense of
-    its forward factor (the Thruster clamps to the part's max and min thrust)."""
+    """
+    Drive full forward as ArduSub mixes it.
+
+    Each horizontal thruster runs at its limit in the sense of its forward factor (the
+    Thruster clamps to the part's max and min thrust).
+    """
     name, result, path, topics = rov
     thrust = {}
     for n, factors in FRAMES[name].items():
@@ -128,10 +132,13 @@ def test_full_forward_gives_a_steady_surge_near_the_published_speed(rov):
 
 
 def test_each_thruster_alone_moves_and_turns_the_vehicle_as_its_ardusub_factors_say(rov):
-    """10 N on one thruster, from rest: over the first 0.3 s the change of the body-frame
-    velocity and the body-frame angular velocity have the signs of the motor's non-zero
-    ArduSub factors (forward = +x, lateral = -y, throttle = +z, roll = +x, pitch = -y,
-    yaw = -z in REP 103 axes)."""
+    """
+    Push with 10 N on one thruster at a time, from rest.
+
+    Over the first 0.3 s the change of the body-frame velocity and the body-frame angular
+    velocity have the signs of the motor's non-zero ArduSub factors (forward = +x, lateral =
+    -y, throttle = +z, roll = +x, pitch = -y, yaw = -z in REP 103 axes).
+    """
     name, _, path, topics = rov
     problems = []
     for n, factors in FRAMES[name].items():
@@ -147,5 +154,6 @@ def test_each_thruster_alone_moves_and_turns_the_vehicle_as_its_ardusub_factors_
               + f' (factors {factors})')
         for axis, factor in zip(AXES, factors):
             if factor and np.sign(effect[axis]) != np.sign(factor):
-                problems.append(f'thruster_{n} {axis}: factor {factor:+d}, moved {effect[axis]:+.4f}')
+                problems.append(f'thruster_{n} {axis}: factor {factor:+d}, '
+                                f'moved {effect[axis]:+.4f}')
     assert problems == []

@@ -1,22 +1,23 @@
 """
-The launch logic on the BlueROV2 configs: spawned below the surface (or where z says), thrust
-topics /<name>/thruster_<n>/thrust in the bridge, an RViz view that follows the vehicle, the
-echosounder's converter once a sonar is fitted; and both launch files on them unchanged (those
-need launch_ros and import-skip without it, as test_launch_files.py does).
+The launch logic on the BlueROV2 configs.
+
+Spawned below the surface (or where z says), thrust topics /<name>/thruster_<n>/thrust in the
+bridge, an RViz view that follows the vehicle, the echosounder's converter once a sonar is
+fitted; and both launch files on them unchanged (those need launch_ros and import-skip without
+it, as test_launch_files.py does).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-import yaml
-
 from bluerobotics_parts import launch_plan
 from bluerobotics_parts.launch_plan import LaunchArgumentError
 from conftest import CONFIG_DIR, write_config
+import pytest
 from test_launch_files import load, nodes, ros_launch, visit  # noqa: F401 (a fixture)
 from test_launch_plan import make_plan, nodes_by_executable, option
+import yaml
 
 ROVS = {'bluerov2.yaml': ('bluerov2', 6), 'bluerov2_heavy.yaml': ('bluerov2_heavy', 8)}
 
@@ -55,7 +56,8 @@ def test_the_bridge_carries_one_thrust_topic_per_thruster(rov_plan):
     config, plan = rov_plan
     name, count = ROVS[config]
     entries = yaml.safe_load(plan.bridge_file.read_text())
-    thrust = sorted(e['ros_topic_name'] for e in entries if e['ros_topic_name'].endswith('/thrust'))
+    thrust = sorted(e['ros_topic_name'] for e in entries
+                    if e['ros_topic_name'].endswith('/thrust'))
     assert thrust == sorted(f'/{name}/thruster_{n}/thrust' for n in range(1, count + 1))
     for entry in entries:
         if entry['ros_topic_name'].endswith('/thrust'):

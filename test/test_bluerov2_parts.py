@@ -1,18 +1,19 @@
 """
-The BlueROV2 family in the part library: its frames and their slots, the shipped configs,
-families in the catalogue and in ``bluerobotics-parts parts``, and a part of another family
-refused by a BlueROV2 slot with the usual message.
+The BlueROV2 family in the part library.
+
+Its frames and their slots, the shipped configs, families in the catalogue and in
+``bluerobotics-parts parts``, and a part of another family refused by a BlueROV2 slot with the
+usual message.
 """
 
 from __future__ import annotations
-
-import pytest
 
 from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.errors import ConfigError
 from bluerobotics_parts.part_format import check_part
 from bluerobotics_parts.yaml_lines import load_file, load_text
 from conftest import cli, CONFIG_DIR, write_config
+import pytest
 
 ACCESSORY_SLOTS = {  # slot: (accepts, default)
     'camera': (('bluerov2_camera_tilt',), 'bluerov2_camera_tilt'),
@@ -46,8 +47,11 @@ def test_the_shipped_configs_name_the_vehicle_and_its_base_only(config, name, fr
 
 
 def families_taking(catalogue) -> dict:
-    """Part type -> the families of the base parts (the parts no slot takes) whose slot trees
-    take it (by accepts)."""
+    """
+    Map each part type to the families of the base parts whose slot trees take it.
+
+    Base parts are the parts no slot takes; a tree takes what its slots accept, recursively.
+    """
     accepted = {t for p in catalogue for s in catalogue[p].slots.values() for t in s.accepts}
     bases = [t for t in catalogue if t not in accepted]
     taken: dict = {}
@@ -65,8 +69,12 @@ def families_taking(catalogue) -> dict:
 
 
 def test_every_part_names_the_family_whose_slots_take_it():
-    """A part's family is the vehicle family of the bases whose slots (recursively) accept it,
-    or common when several families' do; every shipped part is reachable from a base."""
+    """
+    Check each part's family against the slots that take it.
+
+    A part's family is the vehicle family of the bases whose slots (recursively) accept it,
+    or common when several families' do; every shipped part is reachable from a base.
+    """
     catalogue = shipped()
     taken = families_taking(catalogue)
     assert set(taken) == set(catalogue.types())
@@ -97,7 +105,8 @@ def test_a_user_part_without_a_family_is_listed_last():
                  CONFIG_DIR / 'examples' / 'user_parts' / 'camera_bracket.yaml')
     assert result.returncode == 0, result.stderr
     last = result.stdout.split('\n\n')[-1]
-    assert last.startswith('no family (part files that name none)\ncamera_bracket  (0.2 kg)  [from ')
+    assert last.startswith('no family (part files that name none)\n'
+                           'camera_bracket  (0.2 kg)  [from ')
 
 
 def test_a_blueboat_part_in_a_bluerov2_slot_is_refused_naming_what_fits(tmp_path):

@@ -1,7 +1,9 @@
 """
-The BlueROV2's mass properties, displacement and damping, measured on the resolved vehicles
-(the URDF that robot_state_publisher and Gazebo get) and held against the figures they were
-derived from (tools/derive_bluerov2.py states them with their sources):
+The BlueROV2's mass properties, displacement and damping.
+
+Measured on the resolved vehicles (the URDF that robot_state_publisher and Gazebo get) and held
+against the figures they were derived from (tools/derive_bluerov2.py states them with their
+sources):
 
 * mass: 10.5 kg standard (Blue Robotics: 10-11 kg with ballast), 13.5 kg Heavy (von Benzon et
   al. 2022);
@@ -18,13 +20,12 @@ import math
 import subprocess
 import sys
 
-import numpy as np
-import pytest
-
 from bluerobotics_parts import hydrostatics, kinematics
 from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.vehicle import Vehicle
 from conftest import CONFIG_DIR, REPO
+import numpy as np
+import pytest
 
 SEA_WATER = 1025.0
 EXPECTED = {  # config: mass, net buoyancy (kg), inertia about the centre of mass, bounding box
@@ -98,8 +99,12 @@ def test_the_inertia_about_the_centre_of_mass_is_the_stated_one(rov):
 
 
 def test_the_frame_stays_inside_the_published_size(rov):
-    """Every collision body (the frame's, the lights') within the published length, width and
-    height, with 5 mm for the estimates."""
+    """
+    Keep every collision body inside the published size.
+
+    The frame's and the lights' bodies stay within the published length, width and height,
+    with 5 mm for the estimates.
+    """
     _, urdf, _, poses, (_, _, _, size) = rov
     low = np.min([[*_bounds(s)[0]] for s in shapes(urdf, poses)], axis=0)
     high = np.max([[*_bounds(s)[1]] for s in shapes(urdf, poses)], axis=0)
@@ -128,9 +133,13 @@ def test_floating_at_the_surface_it_is_just_awash(rov):
 
 
 def test_damping_resists_and_added_mass_stays_below_the_rigid_mass(rov):
-    """gz's Hydrodynamics applies added mass explicitly and diverges once it exceeds the
+    """
+    Check that damping resists and added mass stays below the rigid body's.
+
+    Gazebo's Hydrodynamics applies added mass explicitly and diverges once it exceeds the
     rigid body's (PART_FACTS.md); the frames give none, and whatever a part ever gives must
-    stay below the vehicle's mass and inertia in every axis."""
+    stay below the vehicle's mass and inertia in every axis.
+    """
     _, _, vehicle, poses, (mass, _, inertia, _) = rov
     coefficients = shipped()[vehicle.parts[vehicle.root_link].type].hydrodynamics
     damping = {k: v for k, v in coefficients.items() if 'Dot' not in k}

@@ -22,12 +22,11 @@ forward = Fx, lateral = -Fy, throttle = Fz, roll = Mx, pitch = -My, yaw = -Mz.
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
-
 from bluerobotics_parts import kinematics
 from bluerobotics_parts.vehicle import Vehicle
 from conftest import CONFIG_DIR
+import numpy as np
+import pytest
 
 AXES = ('roll', 'pitch', 'yaw', 'throttle', 'forward', 'lateral')
 
@@ -74,7 +73,7 @@ def centre_of_mass(vehicle: Vehicle, poses: dict) -> np.ndarray:
 
 
 def ardusub_effect(vehicle: Vehicle, thruster: str) -> dict:
-    """What 1 N of positive command on a thruster does, in ArduSub's axes and senses."""
+    """Return what 1 N of positive command on a thruster does, in ArduSub's axes and senses."""
     poses = kinematics.link_poses(vehicle)
     origin, axis = kinematics.joint_frame(vehicle, poses, vehicle.actuators[thruster].joint)
     force = np.array(axis)
@@ -91,8 +90,12 @@ def test_there_is_one_thruster_per_ardusub_motor(frame):
 
 
 def test_every_thruster_pushes_and_turns_as_its_ardusub_factors_say(frame):
-    """For each motor and each axis its factor moves, the model's force or moment about the
-    centre of mass has the factor's sign (and more than a rounding's size)."""
+    """
+    Check each motor on each axis its factor moves.
+
+    The model's force or moment about the centre of mass has the factor's sign (and more than
+    a rounding's size).
+    """
     name, vehicle, table = frame
     problems = []
     for n, factors in table.items():

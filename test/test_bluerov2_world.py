@@ -1,7 +1,9 @@
 """
-config/worlds/underwater.sdf: the water world's sea, 10 m deep, with things on the seabed for
-the echosounder and the camera; valid SDFormat; the BlueROV2 launches into it and, run in the
-headless gz-sim, rises and surfaces in it as in the open water world.
+The underwater world, config/worlds/underwater.sdf.
+
+The water world's sea, 10 m deep, with things on the seabed for the echosounder and the
+camera; valid SDFormat; the BlueROV2 launches into it and, run in the headless gz-sim, rises
+and surfaces in it as in the open water world.
 """
 
 from __future__ import annotations
@@ -9,11 +11,10 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-import pytest
-
 from bluerobotics_parts.build import build
 from bluerobotics_parts.catalogue import shipped
 from conftest import CONFIG_DIR, REPO, run, tool
+import pytest
 from test_launch_plan import make_plan, nodes_by_executable, option
 
 WORLD = REPO / 'config' / 'worlds' / 'underwater.sdf'
@@ -32,7 +33,7 @@ def test_it_is_valid_sdformat():
 
 
 def canonical(element) -> tuple:
-    """An element's content without layout: tag, attributes, text, children."""
+    """Return an element's content without layout: tag, attributes, text, children."""
     return (element.tag, sorted(element.attrib.items()), (element.text or '').strip(),
             [canonical(child) for child in element])
 
@@ -47,7 +48,8 @@ def test_it_has_the_water_worlds_sea_and_step():
 
 def _solids(element):
     for model in element.findall('model'):
-        x, y, z, roll, pitch, yaw = (float(v) for v in model.findtext('pose', '0 0 0 0 0 0').split())
+        pose = model.findtext('pose', '0 0 0 0 0 0')
+        x, y, z, roll, pitch, yaw = (float(v) for v in pose.split())
         geometry = model.find('link/collision/geometry')
         if geometry is None:
             continue
@@ -91,7 +93,8 @@ def test_the_rov_rises_and_surfaces_in_it(tmp_path, monkeypatch):
     path.write_text(build(CONFIG_DIR / 'bluerov2.yaml').urdf, encoding='utf-8')
     trace = gz_support.simulate(path, 25.0, spawn=(0, 0, -1.0, 0, 0, 0))
     end = len(trace.time) - 1
-    print(f'\nbluerov2 in underwater.sdf: z {trace.pose[0][2]:+.3f} -> {trace.pose[end][2]:+.3f} m '
-          f'in 25 s, roll {trace.angle(end, "r"):+.2f}, pitch {trace.angle(end, "p"):+.2f} deg')
+    print(f'\nbluerov2 in underwater.sdf: z {trace.pose[0][2]:+.3f} -> '
+          f'{trace.pose[end][2]:+.3f} m in 25 s, roll {trace.angle(end, "r"):+.2f}, '
+          f'pitch {trace.angle(end, "p"):+.2f} deg')
     assert trace.pose[end][2] > -0.1
     assert abs(trace.angle(end, 'r')) < 3 and abs(trace.angle(end, 'p')) < 3

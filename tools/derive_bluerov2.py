@@ -37,7 +37,8 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 PARTS_DIR = REPO / 'urdf' / 'parts'
-BEGIN = '# >>> derived by tools/derive_bluerov2.py: do not edit by hand, edit the tool and run it\n'
+BEGIN = ('# >>> derived by tools/derive_bluerov2.py: do not edit by hand, edit the tool and run '
+         'it\n')
 END = '# <<< derived by tools/derive_bluerov2.py\n'
 
 SEA_WATER = 1025.0  # kg/m^3, the shipped worlds' water (PART_FACTS.md)
@@ -97,8 +98,11 @@ class Shape:
 
 @dataclass
 class Foam:
-    """Buoyancy foam blocks of a given footprint whose height is solved for the displacement;
-    they grow up from ``bottom`` or down from ``top``."""
+    """
+    Buoyancy foam blocks of a given footprint and a height solved for the displacement.
+
+    They grow up from ``bottom`` or down from ``top``.
+    """
 
     footprint: tuple  # x, y
     centres: tuple  # (x, y) per block
@@ -109,8 +113,9 @@ class Foam:
 
     def shapes(self, height: float) -> list:
         z = self.bottom + height / 2 if self.bottom is not None else self.top - height / 2
-        return [Shape('box', (self.footprint[0], self.footprint[1], height), (x, y, z),
-                      f'{self.note}; height derived for the displacement') for x, y in self.centres]
+        note = f'{self.note}; height derived for the displacement'
+        return [Shape('box', (self.footprint[0], self.footprint[1], height), (x, y, z), note)
+                for x, y in self.centres]
 
 
 @dataclass
@@ -147,12 +152,12 @@ ENCLOSURE = Shape('box', (0.39, ENCLOSURE_RADIUS * math.sqrt(math.pi),
                           ENCLOSURE_RADIUS * math.sqrt(math.pi)), (0.015, 0.0, 0.02),
                   'electronics enclosure, 4 in series: 102 mm inner diameter (published) plus '
                   'an assumed 6 mm wall; 0.39 m with flanges, end cap and dome (estimate); a box '
-                  'of the tube\'s length and cross-section area')
+                  "of the tube's length and cross-section area")
 BATTERY = Shape('box', (0.25, BATTERY_RADIUS * math.sqrt(math.pi),
                         BATTERY_RADIUS * math.sqrt(math.pi)), (-0.01, 0.0, -0.115),
                 'battery enclosure, 3 in series: 8-3/4 in tube (BlueROV2 assembly manual) with '
                 'end caps, about 89 mm across (estimate), below the electronics enclosure; a box '
-                'of the tube\'s length and cross-section area')
+                "of the tube's length and cross-section area")
 BOTTOM_PANEL = Shape('box', (0.30, 0.30, 0.0127), (0.0, 0.0, -0.17065),
                      'bottom panel, 1/2 in HDPE (BlueROV2 assembly manual); outline estimated, '
                      'its cut-outs and the ballast on it not modelled')
@@ -168,8 +173,12 @@ FAIRING_FOAM = Foam((0.15, 0.10), ((0.135, 0.108), (0.135, -0.108), (-0.135, 0.1
 
 
 def standard_inertia() -> tuple:
-    """The standard's inertia, scaled from the Heavy's identified one: each principal moment
-    keeps the Heavy's ratio to the moment of a uniform box of the vehicle's size and mass."""
+    """
+    Scale the Heavy's identified inertia to the standard.
+
+    Each principal moment keeps the Heavy's ratio to the moment of a uniform box of the
+    vehicle's size and mass.
+    """
     heavy_box = box_moments(HEAVY_MASS, HEAVY_BOX)
     standard_box = box_moments(STANDARD_MASS, STANDARD_BOX)
     return tuple(round(i * s / h, 4) for i, s, h in zip(HEAVY_INERTIA, standard_box, heavy_box))
@@ -181,8 +190,12 @@ def box_moments(mass: float, size: tuple) -> tuple:
 
 
 def standard_damping() -> tuple:
-    """The Heavy's damping scaled to the standard: surge and heave by the frontal and plan
-    area (both in proportion to the width), sway and the rotations left as identified."""
+    """
+    Scale the Heavy's damping to the standard.
+
+    Surge and heave go by the frontal and plan area (both in proportion to the width); sway
+    and the rotations stay as identified.
+    """
     ratio = STANDARD_BOX[1] / HEAVY_BOX[1]
     scaled = {'x', 'z'}
     damping, notes = {}, {}
@@ -246,7 +259,7 @@ def vehicles() -> list:
 
 
 def fairing_height() -> float:
-    """The standard frame's solved fairing foam height (the Heavy keeps those fairings)."""
+    """Solve the standard frame's fairing foam height (the Heavy keeps those fairings)."""
     volume = (STANDARD_MASS + STANDARD_NET_BUOYANCY) / SEA_WATER
     return layout('bluerov2_frame', volume, [ENCLOSURE, BATTERY, BOTTOM_PANEL, *SIDE_PANELS],
                   [FAIRING_FOAM])[1]
@@ -267,8 +280,12 @@ def load(part_type: str) -> dict:
 
 
 def default_parts(frame: str) -> list:
-    """(mass, centre of mass, inertia about it, [(volume, centre)]) of each default occupant
-    of the frame's slots, in the frame. A slot with ``collision: false`` displaces nothing."""
+    """
+    Place the default occupants of the frame's slots.
+
+    Returns (mass, centre of mass, inertia about it, [(volume, centre)]) of each, in the
+    frame. A slot with ``collision: false`` displaces nothing.
+    """
     parts = []
     for name, slot in load(frame)['slots'].items():
         if slot.get('default', 'none') == 'none':
@@ -297,8 +314,12 @@ def default_parts(frame: str) -> list:
 # --- Solving ------------------------------------------------------------------------------------
 
 def layout(frame: str, volume: float, bodies: list, foam: list) -> tuple:
-    """(shapes, solved foam height): the one foam group without a height takes the volume the
-    other bodies and the default parts leave."""
+    """
+    Lay out the frame's bodies; return (shapes, solved foam height).
+
+    The one foam group without a height takes the volume the other bodies and the default
+    parts leave.
+    """
     part_volumes = [v for _, _, _, volumes in default_parts(frame) for v in volumes]
     fixed = bodies + [s for group in foam if group.height is not None
                       for s in group.shapes(group.height)]
@@ -314,7 +335,7 @@ def layout(frame: str, volume: float, bodies: list, foam: list) -> tuple:
 
 
 def solve(vehicle: Vehicle) -> dict:
-    """The frame's shapes, mass, centre of mass and inertia for the vehicle's figures."""
+    """Derive the frame's shapes, mass, centre of mass and inertia from the vehicle's."""
     parts = default_parts(vehicle.frame)
     part_volumes = [v for _, _, _, volumes in parts for v in volumes]
     shapes, height = layout(vehicle.frame, vehicle.volume, vehicle.shapes, vehicle.foam)
@@ -361,7 +382,7 @@ def quoted(text: str) -> str:
 
 
 def block(vehicle: Vehicle) -> str:
-    """The derived YAML text of a frame: inertial, collision and hydrodynamics."""
+    """Write the derived YAML text of a frame: inertial, collision and hydrodynamics."""
     result = solve(vehicle)
     parts = (f'{result["parts_mass"]:.3f} kg of default parts (thrusters, lights, camera, from '
              'their part files)')
@@ -385,7 +406,7 @@ def block(vehicle: Vehicle) -> str:
         '(parallel axes), about the frame\'s centre of mass; products of inertia left out"',
         '',
         '# Collision bodies: contact and displacement (gz Buoyancy counts every collision volume,',
-        '# each at its own centre when submerged). The thrusters\' slots carry no collision.',
+        "# each at its own centre when submerged). The thrusters' slots carry no collision.",
         'collision:',
     ]
     for shape in result['shapes']:
@@ -401,9 +422,9 @@ def block(vehicle: Vehicle) -> str:
         if any(shape.rpy):
             lines.append(f'    rpy: {vector(shape.rpy, 16)}')
             lines.append(f'    rpy_source: {quoted(shape.rpy_note)}')
-    lines += ['', '# Damping for gz-sim\'s Hydrodynamics on the root link (Fossen\'s names, body '
-                  'frame, SI;', '# negative = resisting). Added mass left out: the Heavy\'s heave '
-                  'added mass (18.68 kg)', '# exceeds its mass, which makes gz\'s explicit added '
+    lines += ['', "# Damping for gz-sim's Hydrodynamics on the root link (Fossen's names, body "
+                  'frame, SI;', "# negative = resisting). Added mass left out: the Heavy's heave "
+                  'added mass (18.68 kg)', "# exceeds its mass, which makes gz's explicit added "
                   'mass diverge (PART_FACTS.md).', 'hydrodynamics:']
     for key, value in vehicle.damping.items():
         lines.append(f'  {key}: {number(value, 4)}')
@@ -433,8 +454,9 @@ def main(argv=None) -> int:
         result = solve(vehicle)
         print(f'{vehicle.frame}: frame {result["mass"]:.4f} kg at {np.round(result["com"], 4)}, '
               f'inertia {np.round(result["inertia"], 5)} (products dropped: '
-              f'{np.round(result["products"], 6)}), foam height {result["foam_heights"][0]:.4f} m, '
-              f'centre of buoyancy {np.round(result["buoyancy"], 4)}')
+              f'{np.round(result["products"], 6)}), foam height '
+              f'{result["foam_heights"][0]:.4f} m, centre of buoyancy '
+              f'{np.round(result["buoyancy"], 4)}')
         if path.read_text(encoding='utf-8') != text:
             stale.append(path)
             if not args.check:
