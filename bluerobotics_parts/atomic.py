@@ -1,15 +1,60 @@
-"""Writing outputs so that a failure leaves nothing half-written and nothing overwritten."""
+"""
+Writing outputs: all or nothing, and never over anything that is not an output's file.
+
+Outputs (``urdf -o``, ``build --output``, the launch's artefacts, ``Assembly.to_yaml``) are
+files in a folder. Each is written to a temporary file beside its target and renamed over it,
+so a target is never missing or half-written; the old files are kept (hard links) until every
+new one is in place, and put back if anything fails. A target that is not a regular file (a
+device such as /dev/null, a FIFO, a socket, a folder, a symbolic link) is refused, never
+replaced. Writers into one folder take turns (an flock on the folder), and the temporaries of a
+writer that was killed are removed by the next one.
+
+``check_output_folder`` is the rule on where outputs may go at all: not the file-system root,
+not the package's own data.
+"""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+import errno
+import fcntl
 import os
 from pathlib import Path
+import secrets
 import shutil
-import tempfile
+import stat
+import time
 
+from . import paths
 from .errors import OutputError
+from .inputs import file_kind
 
-STAGING_PREFIX = '.bluerobotics_parts-staging-'
+TEMPORARY_PREFIX = '.bluerobotics_parts-tmp-'
+KEPT_PREFIX = '.bluerobotics_parts-old-'
+#: What the version before this one staged inside an output folder; removed when found.
+LEGACY_STAGING_PREFIX = '.bluerobotics_parts-staging-'
+#: The package's own folders (its data installed under share/bluerobotics_parts; in a source
+#: checkout the same beside the Python package, with the sources): outputs never go there.
+PACKAGE_DATA = ('urdf', 'meshes', 'config', 'launch', 'hook', 'hooks', 'resource', 'docs',
+                'test', 'tools')
+#: How long a writer waits for another one writing the same folder.
+LOCK_TIMEOUT = 300.0
+
+
+def check_output_folder(folder: Path, label: Path | None = None) -> None:
+    """Refuse an output folder that is the file-system root or inside the package's data."""
+    label = label or folder
+    real = Path(os.path.realpath(folder))
+    if real == Path(real.anchor):
+        raise OutputError(f'cannot write {label}: {real} is the file-system root; write into '
+                          'a folder of your own (nothing was written)')
+    share = Path(os.path.realpath(paths.share_dir()))
+    protected = [share / name for name in PACKAGE_DATA]
+    protected.append(Path(os.path.realpath(Path(__file__).parent)))
+    if real == share or any(real == place or place in real.parents for place in protected):
+        raise OutputError(f'cannot write {label}: {real} is part of the bluerobotics_parts '
+                          'package itself; write into a folder of your own (nothing was '
+                          'written)')
 
 
 def write_text_atomically(path: Path, text: str) -> None:
@@ -18,99 +63,198 @@ def write_text_atomically(path: Path, text: str) -> None:
     write_files_atomically(path.parent, {path.name: text.encode('utf-8')}, label=path)
 
 
-def write_files_atomically(folder: Path, files: dict[str, bytes], remove=(),
+def write_files_atomically(folder: Path, files: dict[str, bytes],
                            label: Path | None = None) -> list[Path]:
-    """Write every file (relative path -> bytes) into ``folder`` and delete the relative
-    paths in ``remove``, or change nothing.
+    """
+    Write every file (plain name -> bytes) into ``folder``, or change nothing.
 
-    The new files are staged in a hidden folder inside ``folder`` (the same filesystem as the
-    targets, also when ``folder`` is a mount point), then moved over their targets one by one
-    with each old file kept aside; if anything fails, the old files are put back, and folders
-    created on the way are removed again. Files of ``folder`` not named are left alone. New
-    files get the usual permissions (0666 less the umask). Messages name ``label`` (default:
-    the folder).
+    ``folder`` and its missing parents are created (and removed again on failure). The path
+    to ``folder`` is followed as given; the targets in it must be regular files or absent.
+    New files get the usual permissions (0666 less the umask). Messages name ``label``
+    (default: the folder).
     """
     folder = Path(folder)
     label = label or folder
-    for place in [folder, *folder.absolute().parents]:
-        if place.exists() or place.is_symlink():
-            if not place.is_dir():
-                raise OutputError(f'cannot write {label}: {place} is not a folder '
-                                  '(nothing was changed)')
-            break
-    for relative in files:
-        if (folder / relative).is_dir() and not (folder / relative).is_symlink():
-            raise OutputError(f'cannot write {label}: {folder / relative} is a folder '
-                              '(nothing was changed)')
-    created = [p for p in [folder, *folder.absolute().parents] if not p.exists()]
-    staging = None
-    done: list = []  # (target, kept-aside old file or None, new file in place?)
+    for name in files:
+        if not name or name in ('.', '..') or '/' in name or '\x00' in name:
+            raise ValueError(f'{name!r} is not a plain file name')
+    _check_parents(folder, label)
+    created = [place for place in [folder, *folder.absolute().parents]
+               if not os.path.lexists(place)]
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
-        for relative, data in files.items():
-            (staging / 'new' / relative).parent.mkdir(parents=True, exist_ok=True)
-            (staging / 'new' / relative).write_bytes(data)
-        for relative in [*files, *remove]:
-            target = folder / relative
-            kept = None
-            if target.exists() or target.is_symlink():
-                kept = staging / 'old' / relative
-                kept.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(target, kept)
-            done.append([target, kept, False])
-            if relative in files:
-                _make_parents(target, folder, created)
-                os.replace(staging / 'new' / relative, target)
-                done[-1][2] = True
-        for relative in remove:  # folders emptied by a removal go too
-            for parent in (folder / relative).parents:
-                if parent == folder or _not_empty(parent):
-                    break
-                parent.rmdir()
-        return [folder / relative for relative in files]
+        with locked_folder(folder, created) as top:
+            _remove_stale_temporaries(top, folder)
+            for name in files:
+                _check_target(top, name, folder / name, label)
+            _replace_all(top, files, folder, label)
     except OSError as error:
-        _roll_back(done)
-        _remove(staging)
-        for created_folder in created:  # innermost first; only if nothing else is in it
-            try:
-                created_folder.rmdir()
-            except OSError:
-                pass
+        _remove_created(created)
         raise OutputError(f'cannot write {label}: {error.strerror or error} '
                           '(nothing was changed)') from None
-    finally:
-        _remove(staging)
+    except OutputError:
+        _remove_created(created)
+        raise
+    return [folder / name for name in files]
 
 
-def _remove(staging: Path | None) -> None:
-    if staging is not None:
-        shutil.rmtree(staging, ignore_errors=True)
+@contextmanager
+def locked_folder(folder: Path, created: list | None = None):
+    """
+    Hold an exclusive flock on the folder now at ``folder`` (created if missing).
 
-
-def _not_empty(path: Path) -> bool:
-    return not path.is_dir() or any(path.iterdir())
-
-
-def _make_parents(path: Path, top: Path, created: list) -> None:
-    """Create ``path``'s missing parent folders below ``top``, remembering them (for the roll
-    back)."""
-    missing = []
-    for parent in path.parents:
-        if parent == top or parent.exists():
-            break
-        missing.append(parent)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    created[:0] = missing  # innermost first
-
-
-def _roll_back(done: list) -> None:
-    """Put the old files back where new ones went."""
-    for target, kept, placed in reversed(done):
+    Yields the open folder descriptor. A folder replaced while we waited (an export swaps
+    its folder) is locked again at its new identity. Folders this creates are appended to
+    ``created``.
+    """
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    while True:
+        if time.monotonic() > deadline:
+            raise OutputError(f'cannot write {folder}: it keeps being replaced while this '
+                              'command waits to write it (nothing was changed)')
         try:
-            if placed:
-                target.unlink()
-            if kept is not None:
-                os.replace(kept, target)
+            descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            folder.mkdir(parents=True, exist_ok=True)
+            if created is not None and folder not in created:
+                created.insert(0, folder)
+            continue
+        try:
+            _wait_for_lock(descriptor, folder, deadline)
+            here = os.fstat(descriptor)
+            try:
+                now = os.stat(folder)  # the path as named (a link to a folder is followed)
+            except FileNotFoundError:
+                now = None
+            if now is not None and (now.st_dev, now.st_ino) == (here.st_dev, here.st_ino):
+                yield descriptor
+                return
+        finally:
+            os.close(descriptor)  # also releases the lock
+
+
+def _wait_for_lock(descriptor: int, folder: Path, deadline: float) -> None:
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise OutputError(f'cannot write {folder}: another bluerobotics_parts command '
+                                  f'has been writing it for {LOCK_TIMEOUT:.0f} s (nothing was '
+                                  'changed)') from None
+            time.sleep(0.05)
+
+
+def _check_parents(folder: Path, label: Path) -> None:
+    """Refuse a folder path whose nearest existing ancestor is not a folder."""
+    for place in [folder, *folder.absolute().parents]:
+        try:
+            mode = os.stat(place).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as error:
+            raise OutputError(f'cannot write {label}: {place}: {error.strerror or error} '
+                              '(nothing was changed)') from None
+        if not stat.S_ISDIR(mode):
+            raise OutputError(f'cannot write {label}: {place} is {file_kind(mode)}, not a '
+                              'folder (nothing was changed)')
+        return
+
+
+def _check_target(top: int, name: str, shown: Path, label: Path) -> None:
+    """Refuse a target that exists and is not a regular file (never followed if a link)."""
+    try:
+        mode = os.stat(name, dir_fd=top, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise OutputError(f'cannot write {label}: {shown} is {file_kind(mode)}, and an output '
+                          'only ever replaces a regular file; name another file (nothing was '
+                          'changed)')
+
+
+def _replace_all(top: int, files: dict[str, bytes], folder: Path, label: Path) -> None:
+    """Stage every file, then rename each over its target; undo everything on failure."""
+    staged: dict[str, str] = {}
+    done: list = []  # (name, kept old file name or None)
+    try:
+        for name, data in files.items():
+            staged[name] = _write_temporary(top, data)
+        for name in files:
+            _check_target(top, name, folder / name, label)  # again: nothing slipped in
+            kept = _keep(top, name)
+            os.replace(staged.pop(name), name, src_dir_fd=top, dst_dir_fd=top)
+            done.append((name, kept))
+        os.fsync(top)
+    except BaseException:
+        for name, kept in reversed(done):
+            try:
+                if kept is None:
+                    os.unlink(name, dir_fd=top)
+                else:
+                    os.replace(kept, name, src_dir_fd=top, dst_dir_fd=top)
+            except OSError:
+                pass  # best effort: the original error is what gets reported
+        done = []
+        raise
+    finally:
+        for temporary in [*staged.values(), *(kept for _, kept in done if kept)]:
+            _unlink_quietly(top, temporary)
+
+
+def _write_temporary(top: int, data: bytes) -> str:
+    """Write ``data`` to a new hidden file in the folder; return its name."""
+    name = TEMPORARY_PREFIX + secrets.token_hex(8)
+    descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o666, dir_fd=top)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view):]
+        os.fsync(descriptor)
+    except BaseException:
+        os.close(descriptor)
+        _unlink_quietly(top, name)
+        raise
+    os.close(descriptor)
+    return name
+
+
+def _keep(top: int, name: str) -> str | None:
+    """Keep the current target under a hidden name (a hard link) for the undo; None if new."""
+    kept = KEPT_PREFIX + secrets.token_hex(8)
+    try:
+        os.link(name, kept, src_dir_fd=top, dst_dir_fd=top, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        os.rename(name, kept, src_dir_fd=top, dst_dir_fd=top)  # no hard links here
+    return kept
+
+
+def _remove_stale_temporaries(top: int, folder: Path) -> None:
+    """Remove what killed writers left in the folder (every live writer holds the lock)."""
+    for entry in os.scandir(top):
+        if entry.name.startswith((TEMPORARY_PREFIX, KEPT_PREFIX)) and entry.is_file(
+                follow_symlinks=False):
+            _unlink_quietly(top, entry.name)
+        elif entry.name.startswith(LEGACY_STAGING_PREFIX) and entry.is_dir(
+                follow_symlinks=False):
+            shutil.rmtree(folder / entry.name, ignore_errors=True)  # follows no link
+
+
+def _unlink_quietly(top: int, name: str) -> None:
+    try:
+        os.unlink(name, dir_fd=top)
+    except OSError:
+        pass
+
+
+def _remove_created(created: list) -> None:
+    for folder in created:  # innermost first; only if nothing else is in it
+        try:
+            folder.rmdir()
         except OSError:
-            pass  # best effort: the original error is what gets reported
+            pass

@@ -6,7 +6,8 @@ the file supports no substitutions, so every name is final here. The names come 
 topics.py, the same place the Gazebo composition takes them from. Sensor entries are
 ``lazy``: the bridge subscribes to Gazebo only while someone listens on the ROS side.
 
-sensor_msgs/Range has no bridge (ros_gz issue 586): the echosounder's LaserScan is bridged and
+sensor_msgs/Range has no bridge (ros_gz issue 586): the echosounder's point cloud (its whole
+cone; a LaserScan would lose all but one row, echosounder.py) is bridged as a PointCloud2 and
 a converter node publishes the Range topic.
 """
 
@@ -33,8 +34,8 @@ def _entry(ros_topic, gz_topic, ros_type, gz_type, direction, lazy=False) -> dic
 
 
 def entries_for(names: VehicleTopics) -> list[dict]:
-    """Clock, joint states, odometry and its transform, one command per thruster, one scan
-    per echosounder."""
+    """Clock, joint states, odometry and its transform, one command per thruster, one point
+    cloud per echosounder."""
     entries = [
         _entry(names.clock_topic, names.clock_topic, 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock',
                GZ_TO_ROS),
@@ -48,8 +49,9 @@ def entries_for(names: VehicleTopics) -> list[dict]:
     ]
     entries += [_entry(t.ros_topic, t.gz_topic, 'std_msgs/msg/Float64', 'gz.msgs.Double',
                        ROS_TO_GZ) for t in names.thrusters]
-    entries += [_entry(e.ros_scan_topic, e.gz_scan_topic, 'sensor_msgs/msg/LaserScan',
-                       'gz.msgs.LaserScan', GZ_TO_ROS, lazy=True) for e in names.echosounders]
+    entries += [_entry(e.ros_scan_topic, e.gz_points_topic, 'sensor_msgs/msg/PointCloud2',
+                       'gz.msgs.PointCloudPacked', GZ_TO_ROS, lazy=True)
+                for e in names.echosounders]
     return entries
 
 

@@ -35,13 +35,16 @@ class Build:
         return self.resolved.name
 
 
-def build(config, name: str | None = None, gz_version: str = 'harmonic') -> Build:
-    """Resolve (once), check, compose for Gazebo and generate the bridge."""
+def build(config, name: str | None = None, gz_version: str = 'harmonic', current=None) -> Build:
+    """Resolve (once), check, compose for Gazebo and generate the bridge. ``current``: a water
+    current, x y z in m/s in the world frame, for the Hydrodynamics system (gazebo.py)."""
     flavour = gazebo.flavour(gz_version)  # an unknown release fails before any work
+    current = gazebo.current_vector(current)  # so does a malformed current
     resolved = resolve_config(config, name=name)
     catalogue = resolved.catalogue()
     vehicle = Vehicle.from_urdf(resolved.urdf)
-    composed = gazebo.compose(resolved.urdf, resolved.manifest, catalogue, resolved.name, flavour)
+    composed = gazebo.compose(resolved.urdf, resolved.manifest, catalogue, resolved.name, flavour,
+                              current=current)
     bridge_text = bridge.bridge_yaml(resolved.manifest, catalogue, resolved.name)
     return Build(resolved, catalogue, vehicle, flavour.name, composed, bridge_text)
 

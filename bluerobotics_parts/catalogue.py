@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+import os
 from pathlib import Path
+import stat
 
 from . import paths
 from .errors import ConfigError
+from .inputs import file_kind
 from .part_format import check_part, is_annotation
 from .yaml_lines import load_file
 
@@ -213,22 +216,44 @@ def load_part_file(path: Path, shipped: bool) -> PartType:
 
 
 def _check_meshes_exist(doc, path: Path) -> None:
-    """A user part's meshes (paths relative to its file) are there: a missing one would
-    only show as an empty link in RViz and Gazebo."""
+    """
+    Check a user part's meshes: inside its file's folder, or shipped, and regular files.
+
+    Relative paths are taken from the part file's folder and must stay inside it once
+    symbolic links are resolved; ``package://bluerobotics_parts/meshes/...`` names a shipped
+    mesh. Nothing else (``file://``, absolute paths, ``..``, other packages): an export copies
+    a part's meshes, so a path out of the folder would carry any local file along, and a
+    missing mesh would only show as an empty link in RViz and Gazebo.
+    """
+    folder = path.absolute().parent
+    shipped_meshes = Path(os.path.realpath(paths.share_dir() / 'meshes'))
     for section in ('visual', 'collision'):
         for index, item in enumerate(doc.data.get(section) or []):
             mesh = item.get('mesh')
-            if mesh and '://' not in mesh and not _is_file(path.absolute().parent / mesh):
-                raise doc.error((section, index, 'mesh'), f'mesh {mesh} not found (looked for '
-                                f'{path.absolute().parent / mesh}); mesh paths are relative '
-                                "to the part file's folder")
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:  # a name too long for the file system, say: not a file we can use
-        return False
+            if not mesh:
+                continue
+            where = (section, index, 'mesh')
+            if mesh.startswith(paths.PACKAGE_URI):
+                target, inside = paths.share_dir() / mesh[len(paths.PACKAGE_URI):], shipped_meshes
+            elif '://' in mesh or mesh.startswith('/') or '..' in mesh.split('/'):
+                raise doc.error(where, f"mesh {mesh} is outside the part file's folder; a user "
+                                "part's mesh is a path inside its part file's folder (e.g. "
+                                f'meshes/bracket.stl) or a shipped mesh ({paths.PACKAGE_URI}'
+                                'meshes/<type>/<file>)')
+            else:
+                target, inside = folder / mesh, Path(os.path.realpath(folder))
+            if inside not in Path(os.path.realpath(target)).parents:
+                raise doc.error(where, f'mesh {mesh} leads out of {inside} (symbolic links '
+                                "resolved); a user part's meshes must lie inside its part "
+                                "file's folder, a shipped mesh inside the package's meshes/")
+            try:
+                mode = os.stat(target).st_mode
+            except OSError:
+                raise doc.error(where, f'mesh {mesh} not found (looked for {target}); mesh '
+                                "paths are relative to the part file's folder") from None
+            if not stat.S_ISREG(mode):
+                raise doc.error(where, f'mesh {mesh} is {file_kind(mode)} ({target}), not a '
+                                'regular file; name a mesh file')
 
 
 def _check_slot_types(part: PartType, parts: dict) -> None:

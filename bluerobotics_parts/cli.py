@@ -8,6 +8,7 @@
     bluerobotics-parts bridge URDF                bridge YAML of a resolved URDF
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
+    bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
 
 Every mistake in the input ends as one message per problem on stderr and exit status 1,
 never a traceback, and a failing command writes nothing.
@@ -37,9 +38,11 @@ def cmd_parts(args) -> int:
 
 
 def cmd_urdf(args) -> int:
-    from .atomic import write_text_atomically
+    from .atomic import check_output_folder, write_text_atomically
     from .pipeline import resolve_config
 
+    if args.output:
+        check_output_folder(Path(args.output).parent, label=Path(args.output))
     resolved = resolve_config(args.config, name=args.name)
     if args.output:
         write_text_atomically(Path(args.output), resolved.urdf)
@@ -64,11 +67,17 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from .build import build, summary, write_build
+    from .atomic import check_output_folder
+    from .build import artefacts, build, summary, write_build
 
+    folder = Path(args.output)
+    check_output_folder(folder)
     result = build(args.config, name=args.name, gz_version=args.gz_version)
-    written = write_build(result, Path(args.output))
-    sys.stdout.write(summary(result, written))
+    # the summary computes the identity (it reads every mesh): it can fail, so it runs
+    # before the first byte is written
+    text = summary(result, [folder / name for name in artefacts(result)])
+    write_build(result, folder)
+    sys.stdout.write(text)
     return EXIT_OK
 
 
@@ -95,6 +104,13 @@ def cmd_verify(args) -> int:
     identity = verify(Path(args.directory), expect=args.expect)
     print(f'ok: {args.directory}')
     print(f'identity: {identity}')
+    return EXIT_OK
+
+
+def cmd_info(args) -> int:
+    from .info import info_text, vehicle_info
+
+    sys.stdout.write(info_text(vehicle_info(args.config, name=args.name)))
     return EXIT_OK
 
 
@@ -169,6 +185,12 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('directory')
     sub.add_argument('--expect', metavar='IDENTITY',
                      help='fail unless the identity is this (sha256:...)')
+
+    sub = command('info', cmd_info, 'how the vehicle floats and drives: mass, centre of gravity, '
+                  'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
+                  'them), thrust limits, top speed')
+    sub.add_argument('config', type=_config_arg)
+    vehicle_name(sub)
     return top
 
 

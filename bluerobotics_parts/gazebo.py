@@ -1,13 +1,21 @@
-"""Gazebo (gz sim) composition: the resolved URDF plus ``<gazebo>`` extension blocks.
+"""
+Gazebo (gz sim) composition: the resolved URDF plus ``<gazebo>`` extension blocks.
 
 What each recorded part gets comes from its part data (never from its type name):
 
 * a propeller: a ``gz::sim::systems::Thruster`` on its joint, thrust commands in newtons on
-  the topic from topics.py, limits, diameter and thrust coefficient from the part data;
-* an echosounder: a ``gpu_lidar`` on its beam frame link, a horizontal fan of ``samples`` rays
-  across the beam width, along the frame's +x;
+  the topic from topics.py, the installed thrust limits (propulsion.py), diameter and thrust
+  coefficient from the part data, and ``velocity_control`` (below);
+* an echosounder: a ``gpu_lidar`` on its beam frame link, a square grid of ``samples`` x
+  ``samples`` rays over the beam width on both axes (echosounder.RayGrid), along the frame's +x;
 * the vehicle: a JointStatePublisher and an OdometryPublisher with explicit topics, and the
-  Hydrodynamics system on the root link with the base part's ``hydrodynamics`` coefficients.
+  Hydrodynamics system on the root link with the base part's ``hydrodynamics`` coefficients
+  and, when given, a water current (``default_current``, m/s in the world frame).
+
+Every element written into a plugin or sensor is one its system reads: gazebo_elements.py has
+the table (element, meaning, unit, source file at the release tag) and ``compose`` refuses to
+write anything else. (An earlier version wrote ``<water_density>`` into Hydrodynamics: gz-sim
+8.0 to 8.11 stored it without using it, 8.12 and later do not read it.)
 
 Thrust coefficient sign. The part data's ``rotation`` is the sense the propeller turns, seen
 from astern, while it pushes the vessel forward. Every propeller joint's axis is the part's
@@ -16,6 +24,14 @@ D^4)), so forward thrust (T > 0) with Kt > 0 turns the propeller positively abou
 (right-hand rule, thumb pointing forward, away from an observer astern) is clockwise seen
 from astern. Hence ``cw`` -> +Kt and ``ccw`` -> -Kt. The force itself is T along the joint
 axis whatever the sign of Kt; the sign only sets which way the propeller visibly spins.
+
+Propeller spin. Without ``<velocity_control>`` the Thruster turns the propeller with a PID on
+a torque (p 0.1 unless ``<p_gain>`` says otherwise; gazebosim/gz-sim tag gz-sim8_8.14.0,
+src/systems/thruster/Thruster.cc, Thruster::Configure and PreUpdate), an explicit loop whose
+gain over the spin inertia sets a largest stable step: for the M200's estimated 2.35e-4 kg m^2
+any step above about 4.7 ms diverges. With ``<velocity_control>true`` the system sets the
+joint's velocity command (JointVelocityCmd) to the spin speed of the commanded thrust every
+step, which the physics engine meets exactly, at any step size; the thrust force is the same.
 
 Added mass is not sent to Gazebo: gz-sim's Hydrodynamics system applies it as an explicit
 force from the previous step's acceleration, deprecated since Harmonic because it goes
@@ -38,11 +54,13 @@ The output is deterministic: blocks in manifest order, numbers printed by ``repr
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 import re
 from xml.etree import ElementTree
 
-from . import topics as topic_names
+from . import gazebo_elements, propulsion, topics as topic_names
 from .catalogue import Catalogue
+from .echosounder import RayGrid
 from .errors import BlueRoboticsPartsError, ConfigError
 from .manifest import Manifest, parse_urdf
 
@@ -80,8 +98,7 @@ DEFAULT_FLAVOUR = 'harmonic'
 
 
 def flavour(version: str | None = DEFAULT_FLAVOUR) -> Flavour:
-    """The Flavour of a Gazebo release name (case-insensitive); ConfigError lists the valid
-    ones."""
+    """Return the Flavour of a Gazebo release name (any case); ConfigError lists the valid ones."""
     if version is None:
         version = DEFAULT_FLAVOUR
     key = version.strip().lower() if isinstance(version, str) else None
@@ -92,25 +109,38 @@ def flavour(version: str | None = DEFAULT_FLAVOUR) -> Flavour:
 
 
 def compose(urdf_text: str, manifest: Manifest, catalogue: Catalogue, vehicle_name: str,
-            flavour: Flavour) -> str:
-    """The URDF with the Gazebo extension blocks appended inside ``<robot>``."""
+            flavour: Flavour, current=None) -> str:
+    """
+    Return the URDF with the Gazebo extension blocks appended inside ``<robot>``.
+
+    ``current``: a water current (x, y, z in m/s, world frame) for the Hydrodynamics system.
+    """
     names = topic_names.vehicle_topics(manifest, catalogue, vehicle_name)
     root = parse_urdf(urdf_text)
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
-    blocks = [thruster_block(t, catalogue[t.type].propeller, joints) for t in names.thrusters]
+    limits = propulsion.thrust_limits(manifest, catalogue)
+    blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
+              for t in names.thrusters]
     blocks += [echosounder_block(e, catalogue[e.type].echosounder, flavour)
                for e in names.echosounders]
-    blocks += vehicle_blocks(names, catalogue[manifest.base.type].hydrodynamics)
+    blocks += vehicle_blocks(names, catalogue[manifest.base.type].hydrodynamics, current)
     end = urdf_text.rfind('</robot>')
     if end < 0:
         raise BlueRoboticsPartsError('the URDF has no closing </robot>: not a resolved URDF')
+    for block in blocks:
+        unread = gazebo_elements.unread(block[0])
+        if unread:  # a bug here, not in the input: every element must be one Gazebo reads
+            raise AssertionError(f"composed elements no Gazebo system reads: {', '.join(unread)}")
     text = '\n'.join(_serialise(block) for block in blocks)
     return with_carrier_masses(urdf_text[:end] + text + '\n' + urdf_text[end:], root)
 
 
 def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
-    """Give each massless link that is the parent of a moving joint ``CARRIER_MASS``, so the
-    URDF-to-SDF conversion lumps it instead of dropping what hangs below it."""
+    """
+    Give each massless link that is the parent of a moving joint ``CARRIER_MASS``.
+
+    The URDF-to-SDF conversion then lumps it instead of dropping what hangs below it.
+    """
     carriers = {j.find('parent').get('link') for j in root.findall('joint')
                 if j.get('type') != 'fixed' and j.find('parent') is not None}
     for link in root.findall('link'):
@@ -134,12 +164,33 @@ def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
 
 
 def thrust_coefficient(propeller) -> float:
-    """The Thruster's signed coefficient (see the module doc): cw -> +Kt, ccw -> -Kt."""
+    """Return the Thruster's signed coefficient (see the module doc): cw +Kt, ccw -Kt."""
     magnitude = abs(propeller.thrust_coefficient)
     return magnitude if propeller.rotation == 'cw' else -magnitude
 
 
-def thruster_block(names, propeller, joints: dict) -> ElementTree.Element:
+def current_vector(value) -> tuple | None:
+    """
+    Return a water current as three finite numbers (m/s), or None for none.
+
+    Given as a sequence or a string 'x y z' (commas allowed); None or an empty string is no
+    current. ConfigError names what was given.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    items = value.replace(',', ' ').split() if isinstance(value, str) else list(value)
+    try:
+        vector = tuple(float(v) for v in items)
+    except (TypeError, ValueError):
+        vector = ()
+    if len(vector) != 3 or not all(math.isfinite(v) for v in vector):
+        raise ConfigError(f'water current {value!r}: give three finite numbers, x y z in m/s in '
+                          "the world frame, e.g. '0.5 0 0'")
+    return vector
+
+
+def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Element:
+    """Return the Thruster system of one propeller, with its installed thrust limits."""
     kind = joints.get(names.joint)
     if kind is None:
         raise BlueRoboticsPartsError(f'propeller {names.instance} ({names.type}): the URDF has no '
@@ -156,29 +207,32 @@ def thruster_block(names, propeller, joints: dict) -> ElementTree.Element:
         ('thrust_coefficient', thrust_coefficient(propeller)),
         ('fluid_density', SEA_WATER_DENSITY),
         ('propeller_diameter', propeller.diameter),
-        ('max_thrust_cmd', propeller.max_thrust),
-        ('min_thrust_cmd', propeller.min_thrust),
+        ('velocity_control', True),
+        ('max_thrust_cmd', round(limits.maximum, 6)),
+        ('min_thrust_cmd', round(limits.minimum, 6)),
     ]))
 
 
 def echosounder_block(names, echo, flavour: Flavour) -> ElementTree.Element:
-    """A gpu_lidar at the beam frame: pose zero, so its rays start along the frame's +x."""
-    half = echo.beam_width / 2 if echo.samples > 1 else 0.0
+    """Return a gpu_lidar at the beam frame: pose zero, so its rays start along its +x."""
+    grid = RayGrid(echo.beam_width, echo.samples)
     sensor = ElementTree.Element('sensor', name=names.instance, type='gpu_lidar')
     _children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', 'true'),
                        ('update_rate', echo.update_rate), ('visualize', 'false'),
                        ('topic', names.gz_scan_topic), (flavour.sensor_frame_tag, names.frame_id)])
     lidar = ElementTree.SubElement(sensor, 'lidar')
-    horizontal = ElementTree.SubElement(ElementTree.SubElement(lidar, 'scan'), 'horizontal')
-    _children(horizontal, [('samples', echo.samples), ('resolution', 1),
-                           ('min_angle', -half), ('max_angle', half)])
-    _children(ElementTree.SubElement(lidar, 'range'), [('min', echo.range_min),
-                                                        ('max', echo.range_max)])
+    scan = ElementTree.SubElement(lidar, 'scan')
+    for axis in ('horizontal', 'vertical'):
+        _children(ElementTree.SubElement(scan, axis), [
+            ('samples', grid.samples), ('resolution', 1), ('min_angle', -grid.half),
+            ('max_angle', grid.half)])
+    _children(ElementTree.SubElement(lidar, 'range'),
+              [('min', echo.range_min), ('max', echo.range_max)])
     return _gazebo(sensor, reference=names.link)
 
 
-def vehicle_blocks(names, hydrodynamics: dict) -> list:
-    """Joint states, odometry and (when the base part has coefficients) hydrodynamics."""
+def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
+    """Return joint states, odometry and (with the base's coefficients) hydrodynamics."""
     blocks = [
         _gazebo(_plugin(JOINT_STATE_PUBLISHER, [('topic', names.gz_joint_state_topic)])),
         _gazebo(_plugin(ODOMETRY_PUBLISHER, [
@@ -191,12 +245,16 @@ def vehicle_blocks(names, hydrodynamics: dict) -> list:
     ]
     damping = [(key, value) for key, value in hydrodynamics.items()
                if not key.startswith(ADDED_MASS_PREFIXES)]
+    current = current_vector(current)
+    if current is not None and not damping:
+        raise ConfigError('a water current needs the Hydrodynamics system, and the base part '
+                          'has no hydrodynamics coefficients to give it')
     if damping:
         blocks.append(_gazebo(_plugin(HYDRODYNAMICS, [
             ('link_name', names.root_link),
-            ('water_density', SEA_WATER_DENSITY),
             ('disable_added_mass', 'true'),
             *damping,
+            *([('default_current', ' '.join(repr(v) for v in current))] if current else []),
         ])))
     return blocks
 

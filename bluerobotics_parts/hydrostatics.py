@@ -1,4 +1,5 @@
-"""Static flotation of a resolved vehicle: where its waterline settles, and its drafts.
+"""
+Static flotation of a resolved vehicle: where its level waterline settles, and its drafts.
 
 Gazebo's Buoyancy system lifts a vehicle by the water its *collision* geometry displaces, so
 this check uses exactly that geometry: every link's ``<collision>`` boxes, cylinders and
@@ -91,8 +92,12 @@ class Flotation:
 
 def flotation(urdf: str, mass: float | None = None,
               water_density: float = SEA_WATER_DENSITY) -> Flotation:
-    """Float the vehicle of a resolved URDF. ``mass`` defaults to the sum of its link
-    masses; pass another to float it loaded (payload assumed at the centre, level trim)."""
+    """
+    Float the vehicle of a resolved URDF, level.
+
+    ``mass`` defaults to the sum of its link masses; pass another to float it loaded (payload
+    assumed at the centre, level trim). stability.py finds the trimmed rest.
+    """
     vehicle = Vehicle.from_urdf(urdf)
     poses = kinematics.link_poses(vehicle)
     shapes = collision_shapes(urdf, poses)
@@ -160,7 +165,7 @@ def collision_shapes(urdf: str, poses: dict) -> list:
 
 
 def propeller_disc_bottoms(vehicle: Vehicle, poses: dict) -> list:
-    """The lowest point of each fitted propeller's disc (diameter from the part data)."""
+    """Return the lowest point of each fitted propeller's disc (diameter from part data)."""
     bottoms = []
     for actuator in vehicle.actuators.values():
         if actuator.joint is None:
@@ -187,8 +192,7 @@ def extent(shape) -> tuple:
 
 
 def displaced_volume(shapes, waterline: float) -> float:
-    """The volume of the shapes below z = waterline (overlaps counted twice, as Gazebo's
-    buoyancy does)."""
+    """Return the volume of the shapes below z = waterline (overlaps counted twice, as Gazebo)."""
     return sum(volume_below(shape, waterline) for shape in shapes)
 
 
@@ -221,9 +225,12 @@ def _box_vertices(box: Box) -> list:
 
 
 def _box_below(box: Box, top: float) -> float:
-    """Integrate the horizontal cross-section area from the bottom up to ``top``. Between two
-    vertex heights the area is a quadratic in z, so Simpson's rule on each such interval is
-    exact."""
+    """
+    Integrate the horizontal cross-section area from the bottom up to ``top``.
+
+    Between two vertex heights the area is a quadratic in z, so Simpson's rule on each such
+    interval is exact.
+    """
     vertices = _box_vertices(box)
     heights = sorted({v[2] for v in vertices if v[2] < top} | {top})
     volume = 0.0
@@ -231,7 +238,8 @@ def _box_below(box: Box, top: float) -> float:
         if z1 - z0 <= 0:
             continue
         middle = 0.5 * (z0 + z1)
-        volume += (z1 - z0) / 6 * (_section_area(vertices, z0) + 4 * _section_area(vertices, middle)
+        volume += (z1 - z0) / 6 * (_section_area(vertices, z0)
+                                   + 4 * _section_area(vertices, middle)
                                    + _section_area(vertices, z1))
     return volume
 
@@ -241,7 +249,7 @@ _EDGES = [(i, i | bit) for i in range(8) for bit in (1, 2, 4) if not i & bit]
 
 
 def _section_area(vertices, z: float) -> float:
-    """The area of the box's cross-section with the plane at height z."""
+    """Return the area of the box's cross-section with the plane at height z."""
     points = []
     for a, b in _EDGES:
         za, zb = vertices[a][2], vertices[b][2]

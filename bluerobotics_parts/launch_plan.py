@@ -61,7 +61,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file | world | name | number | height | boolean | gazebo | gz_release
+    kind: str  # file | world | name | number | height | boolean | gazebo | gz_release | current
 
 
 def _vehicle_arguments() -> tuple:
@@ -87,6 +87,8 @@ def _vehicle_arguments() -> tuple:
         # would inherit ours through the include.
         Argument('gz_release', gazebo.DEFAULT_FLAVOUR, 'Gazebo release the model is composed '
                  f"for: {', '.join(gazebo.FLAVOURS)}", 'gz_release'),
+        Argument('current', '', 'Water current for the Hydrodynamics system: "x y z" in m/s, '
+                 'world frame (e.g. "0.5 0 0"); empty: still water', 'current'),
     )
 
 
@@ -143,6 +145,11 @@ def _parse(argument: Argument, text: str):
         if text.lower() not in GAZEBO_MODES:
             raise LaunchArgumentError(f"{shown}: valid values are {', '.join(GAZEBO_MODES)}")
         return text.lower()
+    if argument.kind == 'current':
+        try:
+            return gazebo.current_vector(text)
+        except BlueRoboticsPartsError as error:
+            raise LaunchArgumentError(f'{shown}: {error}') from None
     if argument.kind == 'gz_release':
         try:
             return gazebo.flavour(text).name
@@ -252,7 +259,8 @@ def plan(values, environ=None, gazebo_running=running_gazebo_worlds) -> LaunchPl
     any BlueRoboticsPartsError is raised before anything is written. ``gazebo_running`` is
     asked only for ``gazebo:=auto``; it returns the running worlds' names (or a bool)."""
     args = parse_arguments(values, ARGUMENTS)
-    result = build_module.build(args['config'], name=args['name'], gz_version=args['gz_release'])
+    result = build_module.build(args['config'], name=args['name'], gz_version=args['gz_release'],
+                                current=args['current'])
     name = result.name
     names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, name)
     echosounders = [(e, RangeSpec.from_part(result.catalogue[e.type].echosounder))

@@ -17,7 +17,7 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
-             'hydrodynamics')
+             'hydrodynamics', 'installed_thrust')
 SLOT_KEYS = ('xyz', 'rpy', 'accepts', 'default', 'joint', 'collision')
 FRAME_KEYS = ('xyz', 'rpy')
 GEOMETRY_KEYS = ('mesh', 'box', 'cylinder', 'sphere')
@@ -83,6 +83,8 @@ def check_part(doc: LocatedDocument) -> None:
         _echosounder(doc, data['echosounder'], frames)
     if 'hydrodynamics' in data:
         _hydrodynamics(doc, data['hydrodynamics'])
+    if 'installed_thrust' in data:
+        _installed_thrust(doc, data['installed_thrust'])
 
 
 def _keys(doc, path, mapping, valid, what):
@@ -262,6 +264,21 @@ def _hydrodynamics(doc, data):
                             'damping <f><v>abs<v> (xUabsU), with <f> one of x y z k m n and <v> '
                             'one of U V W P Q R')
         _number(doc, path + (key,), value, f'hydrodynamics {key}')
+
+
+def _installed_thrust(doc, data):
+    """
+    Check a base part's ``installed_thrust: fraction``.
+
+    Its propulsors' thrust installed on it, as a fraction of their bench figures
+    (bluerobotics_parts.propulsion).
+    """
+    path = _section(doc, 'installed_thrust', data, ('fraction',), ('fraction',))
+    fraction = _number(doc, path + ('fraction',), data['fraction'], 'installed_thrust fraction',
+                       positive=True)
+    if fraction > 2:
+        raise doc.error(path + ('fraction',), 'installed_thrust fraction is the installed '
+                        'thrust over the bench figure: a number in (0, 2], usually below 1')
 
 
 # -- provenance --------------------------------------------------------------------------------

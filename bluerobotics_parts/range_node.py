@@ -1,10 +1,11 @@
-"""``scan_to_range``: republishes a simulated Ping's LaserScan as a sensor_msgs/msg/Range.
+"""``scan_to_range``: republishes a simulated Ping's scan as a sensor_msgs/msg/Range.
 
-ros_gz bridges the Ping's gpu_lidar fan as a LaserScan (Range cannot be bridged); this node
-turns each scan into one Range with the arithmetic of ``echosounder``. The launch file starts
+ros_gz bridges the Ping's gpu_lidar cone as a PointCloud2 (Range cannot be bridged, and a
+LaserScan would keep only one row of the cone: ``echosounder``'s module doc); this node turns
+each cloud into one Range with the arithmetic of ``echosounder``. The launch file starts
 one per echosounder with the names from ``topics.py`` and the beam data from the part:
 
-    scan_topic     LaserScan to read, e.g. /blueboat/ping/scan
+    scan_topic     PointCloud2 to read, e.g. /blueboat/ping/scan
     range_topic    Range to publish, e.g. /blueboat/ping/range
     frame_id       TF frame of the beam, e.g. blueboat/ping_beam (the scan's own frame id is
                    whatever Gazebo named it; the Range is stamped with this one)
@@ -37,7 +38,7 @@ def make_node(parameter_overrides=()):
     stand in for --ros-args. Raises EchosounderError for parameters that describe no ranger."""
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile
-    from sensor_msgs.msg import LaserScan, Range
+    from sensor_msgs.msg import PointCloud2, Range
 
     class ScanToRange(Node):
         def __init__(self):
@@ -54,15 +55,19 @@ def make_node(parameter_overrides=()):
             self.publisher = self.create_publisher(Range, str(value('range_topic')),
                                                    QoSProfile(depth=10))
             self.subscription = self.create_subscription(
-                LaserScan, str(value('scan_topic')), self.on_scan, qos_profile_sensor_data)
+                PointCloud2, str(value('scan_topic')), self.on_scan, qos_profile_sensor_data)
             self.get_logger().info(
-                f'{self.subscription.topic_name} (LaserScan) -> {self.publisher.topic_name} '
+                f'{self.subscription.topic_name} (PointCloud2) -> {self.publisher.topic_name} '
                 f"(Range, frame {self.frame_id or 'of the scan'}, field of view "
                 f'{self.spec.field_of_view:.3f} rad, '
                 f'{self.spec.min_range}-{self.spec.max_range} m)')
 
-        def on_scan(self, scan: LaserScan) -> None:
-            reading = RangeReading.from_scan(scan.ranges, self.spec)
+        def on_scan(self, scan: PointCloud2) -> None:
+            try:
+                reading = RangeReading.from_cloud(scan, self.spec)
+            except EchosounderError as error:
+                self.get_logger().warning(f'unusable scan: {error}', throttle_duration_sec=5.0)
+                return
             if reading is None:
                 self.get_logger().warning('scan without a usable ray (empty or all NaN): no Range',
                                        throttle_duration_sec=5.0)

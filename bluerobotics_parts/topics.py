@@ -7,7 +7,9 @@ namespaced by the vehicle name, so it depends neither on the world's name nor on
 lumps links, and several vehicles can share one world:
 
     thrust command   /<name>/<instance>/thrust          ROS and gz (std_msgs/Float64, N)
-    echosounder      /<name>/<instance>/scan            ROS and gz (LaserScan)
+    echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
+                     (PointCloud2: the whole cone; gz's LaserScan on /<name>/<instance>/scan
+                     is not bridged: ros_gz would keep one row of it, echosounder.py)
                      /<name>/<instance>/range           ROS only (Range, from the converter)
     joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
     odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)
@@ -49,8 +51,9 @@ class EchosounderTopics:
     type: str
     link: str  # the frame link the beam starts from (+x along it), e.g. ping_beam
     frame_id: str  # its TF frame, "<name>/<link>"
-    gz_scan_topic: str
-    ros_scan_topic: str
+    gz_scan_topic: str  # the gpu_lidar's <topic> (its LaserScan, not bridged)
+    gz_points_topic: str  # where gz-sensors publishes its point cloud: <topic>/points
+    ros_scan_topic: str  # the bridged cloud, sensor_msgs/msg/PointCloud2
     ros_range_topic: str  # published by the scan -> range converter node, not bridged
 
 
@@ -108,8 +111,8 @@ def vehicle_topics(manifest: Manifest, catalogue: Catalogue,
                     f'recorded: {recorded}')
             scan = f'/{name}/{part.name}/scan'
             echosounders.append(EchosounderTopics(part.name, part.type, link,
-                                                  frame_id(name, link), scan, scan,
-                                                  f'/{name}/{part.name}/range'))
+                                                  frame_id(name, link), scan, f'{scan}/points',
+                                                  scan, f'/{name}/{part.name}/range'))
     root = manifest.base.name
     return VehicleTopics(
         name=name, root_link=root, thrusters=tuple(thrusters), echosounders=tuple(echosounders),

@@ -1,56 +1,103 @@
-"""Writing outputs all or nothing: a failure halfway leaves the old files as they were."""
+"""
+Writing outputs all or nothing, and never over anything that is not a regular file.
+
+Issue 8, items 2 and 10: a device, FIFO, socket, folder or symbolic link where an output goes
+is refused and left as it was; the file-system root and the package's own data are never
+output folders.
+"""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+import signal
+import socket
 import stat
+import subprocess
+import sys
+import textwrap
 
-from bluerobotics_parts.atomic import write_files_atomically, write_text_atomically
+from bluerobotics_parts import paths
+from bluerobotics_parts.atomic import (check_output_folder, KEPT_PREFIX, TEMPORARY_PREFIX,
+                                       write_files_atomically, write_text_atomically)
 from bluerobotics_parts.errors import OutputError
+from conftest import REPO
 import pytest
 
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason='mknod of a device node needs root '
+                                '(the suite runs as root here and in CI)')
 
-def test_writes_files_and_removes_the_named_ones(tmp_path):
-    (tmp_path / 'old').mkdir()
-    (tmp_path / 'old' / 'gone.txt').write_text('x')
+
+def null_device(folder: Path) -> Path:
+    """Return a private character device node with /dev/null's numbers (1, 3)."""
+    node = folder / 'null'
+    os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    return node
+
+
+def test_writes_files(tmp_path):
     (tmp_path / 'keep.txt').write_text('mine')
-    written = write_files_atomically(tmp_path, {'a.txt': b'A', 'sub/b.txt': b'B'},
-                                     remove=['old/gone.txt'])
-    assert written == [tmp_path / 'a.txt', tmp_path / 'sub' / 'b.txt']
-    assert (tmp_path / 'sub' / 'b.txt').read_bytes() == b'B'
-    assert not (tmp_path / 'old').exists()  # emptied by the removal
-    assert (tmp_path / 'keep.txt').read_text() == 'mine'
-    assert sorted(p.name for p in tmp_path.iterdir()) == ['a.txt', 'keep.txt', 'sub']
+    (tmp_path / 'a.txt').write_text('old')
+    written = write_files_atomically(tmp_path, {'a.txt': b'A', 'b.txt': b'B'})
+    assert written == [tmp_path / 'a.txt', tmp_path / 'b.txt']
+    assert (tmp_path / 'a.txt').read_bytes() == b'A' and (tmp_path / 'b.txt').read_bytes() == b'B'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['a.txt', 'b.txt', 'keep.txt']
+
+
+def write_with_size_limit(folder: Path, files: dict) -> str:
+    """
+    Call write_files_atomically in a process that cannot write files over 1000 bytes.
+
+    A real EFBIG from the kernel (RLIMIT_FSIZE), no mock: the way a full disk fails.
+    Returns what the process printed (the OutputError).
+    """
+    code = textwrap.dedent(f"""
+        import resource, signal, sys
+        from pathlib import Path
+        sys.path.insert(0, {str(REPO)!r})
+        from bluerobotics_parts.atomic import write_files_atomically
+        from bluerobotics_parts.errors import OutputError
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # so the write fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+        try:
+            write_files_atomically(Path({str(folder)!r}), {files!r})
+        except OutputError as error:
+            print(error)
+    """)
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_a_failure_halfway_puts_the_old_files_back(tmp_path):
     (tmp_path / 'a.txt').write_text('OLD A')
-    (tmp_path / 'b').write_text('OLD B')  # b/c.txt cannot be written: b is a file
-    with pytest.raises(OutputError, match='cannot write'):
-        write_files_atomically(tmp_path, {'a.txt': b'NEW', 'b/c.txt': b'C'})
+    (tmp_path / 'b.txt').write_text('OLD B')
+    printed = write_with_size_limit(tmp_path, {'a.txt': b'NEW', 'b.txt': b'x' * 5000})
+    assert 'cannot write' in printed and 'nothing was changed' in printed
     assert (tmp_path / 'a.txt').read_text() == 'OLD A'
-    assert (tmp_path / 'b').read_text() == 'OLD B'
-    assert sorted(p.name for p in tmp_path.iterdir()) == ['a.txt', 'b']  # no staging left
+    assert (tmp_path / 'b.txt').read_text() == 'OLD B'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['a.txt', 'b.txt']  # no temporaries
+
+
+def test_folders_created_for_a_failed_write_are_removed(tmp_path):
+    printed = write_with_size_limit(tmp_path / 'new' / 'deep', {'a.txt': b'x' * 5000})
+    assert 'cannot write' in printed
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_folder_in_the_way_changes_nothing(tmp_path):
     (tmp_path / 'a.txt').write_text('OLD')
     (tmp_path / 'b.txt').mkdir()
-    with pytest.raises(OutputError, match=f"{tmp_path / 'b.txt'} is a folder"):
+    with pytest.raises(OutputError, match=f"{tmp_path / 'b.txt'} is a directory"):
         write_files_atomically(tmp_path, {'a.txt': b'NEW', 'b.txt': b'B'})
     assert (tmp_path / 'a.txt').read_text() == 'OLD'
 
 
 def test_a_file_where_the_folder_should_be(tmp_path):
     (tmp_path / 'out').write_text('x')
-    with pytest.raises(OutputError, match=f"{tmp_path / 'out'} is not a folder"):
+    with pytest.raises(OutputError, match=f"{tmp_path / 'out'} is a regular file, not a folder"):
         write_files_atomically(tmp_path / 'out' / 'deeper', {'a.txt': b'A'})
-
-
-def test_folders_created_for_a_failed_write_are_removed(tmp_path):
-    with pytest.raises(OutputError):
-        write_files_atomically(tmp_path / 'new' / 'deep', {'a.txt': b'A', 'a.txt/x': b'X'})
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_files_get_the_usual_permissions(tmp_path):
@@ -60,3 +107,91 @@ def test_files_get_the_usual_permissions(tmp_path):
     finally:
         os.umask(mask)
     assert stat.S_IMODE((tmp_path / 'robot.urdf').stat().st_mode) == 0o644
+
+
+def test_a_symbolic_link_to_the_folder_is_followed(tmp_path):
+    """Follow the path the user names, as the OS does (only targets are never links)."""
+    (tmp_path / 'real').mkdir()
+    os.symlink(tmp_path / 'real', tmp_path / 'via')
+    write_text_atomically(tmp_path / 'via' / 'robot.urdf', '<robot/>')
+    assert (tmp_path / 'real' / 'robot.urdf').read_text() == '<robot/>'
+
+
+def test_temporaries_of_a_killed_writer_are_removed(tmp_path):
+    (tmp_path / f'{TEMPORARY_PREFIX}0123').write_text('half')
+    (tmp_path / f'{KEPT_PREFIX}4567').write_text('old')
+    (tmp_path / '.bluerobotics_parts-staging-89ab' / 'new').mkdir(parents=True)
+    write_text_atomically(tmp_path / 'robot.urdf', '<robot/>')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['robot.urdf']
+
+
+# -- what is never replaced (issue 8, item 2) ---------------------------------------------
+
+@needs_root
+def test_a_device_node_is_refused_and_left_alone(tmp_path):
+    node = null_device(tmp_path)
+    with pytest.raises(OutputError) as caught:
+        write_text_atomically(node, '<robot/>')
+    assert f'{node} is a character device' in str(caught.value)
+    assert 'only ever replaces a regular file' in str(caught.value)
+    assert stat.S_ISCHR(os.lstat(node).st_mode) and os.lstat(node).st_rdev == os.makedev(1, 3)
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / 'pipe'
+    os.mkfifo(fifo)
+    signal.alarm(20)  # a write that opened the FIFO would block: fail instead of hanging
+    try:
+        with pytest.raises(OutputError, match=f'{fifo} is a FIFO'):
+            write_files_atomically(tmp_path, {'ok.txt': b'A', 'pipe': b'B'})
+    finally:
+        signal.alarm(0)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert not (tmp_path / 'ok.txt').exists()  # checked before anything was written
+
+
+def test_a_socket_is_refused(tmp_path):
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(tmp_path / 'sock'))
+        with pytest.raises(OutputError, match='sock is a socket'):
+            write_text_atomically(tmp_path / 'sock', 'x')
+        assert stat.S_ISSOCK(os.lstat(tmp_path / 'sock').st_mode)
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize('points_to', ['inside.txt', '../outside.txt'])
+def test_a_symbolic_link_target_is_refused_and_left_alone(tmp_path, points_to):
+    folder = tmp_path / 'out'
+    folder.mkdir()
+    (folder / 'inside.txt').write_text('inside')
+    (tmp_path / 'outside.txt').write_text('outside')
+    os.symlink(points_to, folder / 'robot.urdf')
+    with pytest.raises(OutputError, match='robot.urdf is a symbolic link'):
+        write_text_atomically(folder / 'robot.urdf', '<robot/>')
+    assert os.readlink(folder / 'robot.urdf') == points_to
+    assert (folder / 'inside.txt').read_text() == 'inside'
+    assert (tmp_path / 'outside.txt').read_text() == 'outside'
+
+
+# -- where outputs may go (issue 8, item 10) --------------------------------------------
+
+@pytest.mark.parametrize('folder', ['/', '/tmp/..', '/./'])
+def test_the_file_system_root_is_no_output_folder(folder):
+    with pytest.raises(OutputError, match='file-system root'):
+        check_output_folder(Path(folder))
+
+
+@pytest.mark.parametrize('inside', ['', 'urdf', 'urdf/parts', 'meshes/blueboat_flag', 'config',
+                                    'launch', 'bluerobotics_parts'])
+def test_the_package_itself_is_no_output_folder(inside):
+    folder = paths.share_dir() / inside if inside != 'bluerobotics_parts' else \
+        Path(__file__).resolve().parent.parent / 'bluerobotics_parts'
+    with pytest.raises(OutputError, match='part of the bluerobotics_parts package'):
+        check_output_folder(folder)
+
+
+def test_a_folder_of_ones_own_is_fine(tmp_path):
+    check_output_folder(tmp_path / 'out')
+    check_output_folder(paths.share_dir() / 'out')  # beside the data, in a source checkout

@@ -55,3 +55,14 @@ def test_the_api_builds_an_rov_and_writes_a_config_that_resolves_the_same(tmp_pa
     assert vehicle.path_between('base_link', 'sonar_beam')[-1] == 'sonar_beam'
     path = rov.to_yaml(tmp_path / 'rov7.yaml')
     assert Assembly.from_yaml(path).build() == rov.build()
+
+
+@pytest.mark.parametrize('config, speed', [('bluerov2.yaml', '0.985'),
+                                           ('bluerov2_heavy.yaml', '0.744')])
+def test_info_on_an_rov(config, speed):
+    result = cli('info', CONFIG_DIR / config)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert f'vehicle: {ROVS[config][0]}\n' in out
+    assert 'thrust limits, N (installed: 0.6828 x bench)' in out
+    assert f'  full ahead: 88.3 N -> surge {speed} m/s' in out  # Blue Robotics: 9 kgf, 1 m/s

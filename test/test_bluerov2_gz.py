@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from bluerobotics_parts import hydrostatics
+from bluerobotics_parts import hydrostatics, propulsion
 from bluerobotics_parts.build import build
 from bluerobotics_parts.topics import vehicle_topics
 from conftest import CONFIG_DIR
@@ -31,7 +31,9 @@ gz_support = pytest.importorskip('gz_support', reason='test/gz_support.py (the s
 
 DEPTH = 5.0  # m: deep enough that the surface plays no part for the first seconds
 DISTURBANCE = 20.0  # deg
-PUBLISHED_SURGE = (1.0, 1.5)  # m/s: Blue Robotics' specifications page; the issue's figure
+# Maximum forward speed, m/s: Blue Robotics' BlueROV2 specifications (bluerobotics/
+# bluerobotics.github.io, brov2/specifications.md: 1 m/s, 2 knots). None found for the Heavy.
+PUBLISHED_SURGE = {'bluerov2.yaml': 1.0}
 
 
 @pytest.fixture(scope='module', params=sorted(FRAMES))
@@ -108,27 +110,36 @@ def test_full_forward_gives_a_steady_surge_near_the_published_speed(rov):
     """
     Drive full forward as ArduSub mixes it.
 
-    Each horizontal thruster runs at its limit in the sense of its forward factor (the
-    Thruster clamps to the part's max and min thrust).
+    Each horizontal thruster runs at its installed limit (the T200's bench figures times the
+    frame's installed fraction, as the Thruster systems clamp) in the sense of its forward
+    factor. The steady speed is also what propulsion.py predicts from the damping.
     """
     name, result, path, topics = rov
+    limits = propulsion.thrust_limits(result.resolved.manifest, result.catalogue)
     thrust = {}
     for n, factors in FRAMES[name].items():
         forward = dict(zip(AXES, factors))['forward']
         if forward:
-            propeller = result.catalogue[result.vehicle.actuators[f'thruster_{n}'].type].propeller
-            thrust[topics[f'thruster_{n}']] = propeller.max_thrust if forward > 0 \
-                else propeller.min_thrust
+            limit = limits[f'thruster_{n}']
+            thrust[topics[f'thruster_{n}']] = limit.maximum if forward > 0 else limit.minimum
     trace = gz_support.simulate(path, 15.0, events=[{'t': 0.5, 'thrust': thrust}],
                                 spawn=(0, 0, -DEPTH, 0, 0, 0))
     steady = [trace.surge(i) for i in trace.window(10.0, 15.0)]
     speed = float(np.mean(steady))
-    limits = ', '.join(f'{value:+g} N' for value in thrust.values())
-    print(f'\n{name}: full forward (horizontal thrusters at {limits}) '
+    commands = ', '.join(f'{value:+.1f} N' for value in thrust.values())
+    print(f'\n{name}: full forward (horizontal thrusters at {commands}) '
           f'gives {speed:.3f} m/s (spread {max(steady) - min(steady):.4f} m/s over 10-15 s); '
-          f'published {PUBLISHED_SURGE[0]} m/s (Blue Robotics) to about {PUBLISHED_SURGE[1]} m/s')
+          f'published: {PUBLISHED_SURGE.get(name, "none found")} m/s')
+    base = result.catalogue[result.resolved.manifest.base.type]
+    predicted = propulsion.performance(result.vehicle, limits,
+                                       base.hydrodynamics).forward_speed
+    print(f'  propulsion.py predicts {predicted:.3f} m/s')
     assert max(steady) - min(steady) < 0.02  # steady
-    assert 0.8 * PUBLISHED_SURGE[0] < speed < 1.1 * PUBLISHED_SURGE[1]
+    assert speed == pytest.approx(predicted, rel=0.05)
+    if name in PUBLISHED_SURGE:
+        assert speed == pytest.approx(PUBLISHED_SURGE[name], rel=0.15)
+    else:  # the Heavy: the same horizontal thrust against the wider frame's drag
+        assert 0.5 < speed < PUBLISHED_SURGE['bluerov2.yaml']
 
 
 def test_each_thruster_alone_moves_and_turns_the_vehicle_as_its_ardusub_factors_say(rov):

@@ -20,8 +20,9 @@ import math
 import subprocess
 import sys
 
-from bluerobotics_parts import hydrostatics, kinematics
+from bluerobotics_parts import hydrostatics, kinematics, propulsion, stability
 from bluerobotics_parts.catalogue import shipped
+from bluerobotics_parts.pipeline import resolve_config
 from bluerobotics_parts.vehicle import Vehicle
 from conftest import CONFIG_DIR, REPO
 import numpy as np
@@ -132,6 +133,22 @@ def test_floating_at_the_surface_it_is_just_awash(rov):
     assert 0.0 < flotation.freeboard < 0.01
 
 
+def test_surfaced_it_rests_level_and_harmonics_buoyancy_keeps_its_stiffness(rov):
+    """
+    Float it at the surface under exact hydrostatics and under Harmonic's per-shape cut.
+
+    It rests level either way, and the split foam keeps Harmonic's roll and pitch stiffness
+    within 4% of exact (as the BlueBoat's hull boxes, test_hydrostatics.py).
+    """
+    _, urdf, _, _, _ = rov
+    exact, harmonic = stability.rest(urdf, 'exact'), stability.rest(urdf, 'harmonic')
+    for axis in ('roll_stiffness', 'pitch_stiffness'):
+        assert getattr(exact, axis) > 0
+        assert getattr(harmonic, axis) == pytest.approx(getattr(exact, axis), rel=0.04), axis
+    for rest in (exact, harmonic):
+        assert abs(math.degrees(rest.roll)) < 0.1 and abs(math.degrees(rest.pitch)) < 0.5
+
+
 def test_damping_resists_and_added_mass_stays_below_the_rigid_mass(rov):
     """
     Check that damping resists and added mass stays below the rigid body's.
@@ -170,3 +187,20 @@ def test_the_part_files_are_what_the_derivation_tool_writes():
     result = subprocess.run([sys.executable, str(REPO / 'tools' / 'derive_bluerov2.py'),
                              '--check'], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_full_forward_installed_is_the_published_bollard_pull(rov):
+    """
+    Check full forward against Blue Robotics' 9 kgf of forward bollard thrust.
+
+    The installed fraction makes the model's full forward (each horizontal thruster at the
+    limit that pushes ahead) that, and full astern its mirror.
+    """
+    config, _, vehicle, _, _ = rov
+    resolved = resolve_config(CONFIG_DIR / config)
+    catalogue = resolved.catalogue()
+    limits = propulsion.thrust_limits(resolved.manifest, catalogue)
+    performance = propulsion.performance(
+        vehicle, limits, catalogue[resolved.manifest.base.type].hydrodynamics)
+    assert performance.forward_thrust == pytest.approx(9 * 9.80665, rel=0.001)
+    assert performance.reverse_thrust == pytest.approx(-9 * 9.80665, rel=0.001)

@@ -23,8 +23,9 @@ DEFAULT = [
      'gz.msgs.Double', 'ROS_TO_GZ'],
     ['/blueboat/motor_stbd/thrust', '/blueboat/motor_stbd/thrust', 'std_msgs/msg/Float64',
      'gz.msgs.Double', 'ROS_TO_GZ'],
-    ['/blueboat/ping/scan', '/blueboat/ping/scan', 'sensor_msgs/msg/LaserScan',
-     'gz.msgs.LaserScan', 'GZ_TO_ROS'],
+    # the echosounder's whole cone: gz-sensors' point cloud of the gpu_lidar (echosounder.py)
+    ['/blueboat/ping/scan', '/blueboat/ping/scan/points', 'sensor_msgs/msg/PointCloud2',
+     'gz.msgs.PointCloudPacked', 'GZ_TO_ROS'],
 ]
 
 
@@ -58,7 +59,7 @@ def test_no_ping_removes_the_scan_entry():
     resolved = resolve_config(CONFIG_DIR / 'examples' / 'no_ping.yaml')
     entries = bridge.bridge_entries(resolved.manifest, resolved.catalogue())
     assert rows(entries) == DEFAULT[:-1]
-    assert not any(e['ros_type_name'] == 'sensor_msgs/msg/LaserScan' for e in entries)
+    assert not any(e['ros_type_name'] == 'sensor_msgs/msg/PointCloud2' for e in entries)
 
 
 def test_t200_keeps_the_thruster_commands():

@@ -1,112 +1,63 @@
-"""``bluerobotics-parts export`` / ``verify`` and the Python API behind them, end to end: real
-builds of real configs, real folders, the command run as a user runs it."""
+"""
+``bluerobotics-parts export`` / ``verify`` and the Python API behind them, end to end.
+
+Real builds of real configs, real folders, the command run as a user runs it.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
+import random
 import re
-import subprocess
-import sys
+import shutil
 
 from bluerobotics_parts import paths
 from bluerobotics_parts.build import build
 from bluerobotics_parts.export import description_files, description_identity, export, verify
 from bluerobotics_parts.identity import DescriptionError, folder_identity, MANIFEST_FILE
+from export_helpers import (copy_tree, manifest_of, MAST_CONFIG, POD_STL, printed_identity,
+                            relist, run_cli, siblings, snapshot, USER_PART, user_part_config,
+                            write_config, write_manifest)
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-IDENTITY_LINE = re.compile(r'^identity: (sha256:[0-9a-f]{64})$', re.MULTILINE)
-MAST_CONFIG = """\
-name: boat2
-parts:
-  - {type: blueboat_antenna_mast, name: aft_mast, xyz: [-0.3, 0, 0.2]}
-"""
-USER_PART = """\
-type: sensor_pod
-description: a pod of our own (test part)
-inertial:
-  mass: 0.3
-  mass_unverified: test value
-  inertia: {ixx: 0.0002, ixy: 0.0, ixz: 0.0, iyy: 0.0002, iyz: 0.0, izz: 0.0002}
-  inertia_unverified: test value
-visual:
-  - mesh: pod.stl
-    material: {name: pod_grey, rgba: [0.5, 0.5, 0.5, 1.0]}
-collision:
-  - box: [0.05, 0.05, 0.05]
-    box_unverified: test value
-"""
-USER_PART_CONFIG = """\
-part_files: [parts/sensor_pod.yaml]
-parts:
-  - {type: sensor_pod, name: pod, xyz: [0.4, 0, 0.1]}
-"""
-POD_STL = b"""solid pod
-facet normal 0 0 1
- outer loop
-  vertex 0 0 0
-  vertex 0.05 0 0
-  vertex 0 0.05 0
- endloop
-endfacet
-endsolid pod
-"""
-
-
-def run_cli(*args, cwd=REPO):
-    environment = dict(os.environ, PYTHONPATH=str(REPO))  # also from another folder
-    return subprocess.run([sys.executable, '-m', 'bluerobotics_parts.cli', *map(str, args)],
-                          cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
-
-
-def printed_identity(text: str) -> str:
-    found = IDENTITY_LINE.findall(text)
-    assert len(found) == 1, text
-    return found[0]
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` (hidden ones too) by relative path."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob('*')) if p.is_file()}
-
-
-def write_config(folder: Path, text: str, name: str = 'vehicle.yaml') -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    path.write_text(text)
-    return path
-
-
-def user_part_config(folder: Path) -> Path:
-    (folder / 'parts').mkdir(parents=True)
-    (folder / 'parts' / 'sensor_pod.yaml').write_text(USER_PART)
-    (folder / 'parts' / 'pod.stl').write_bytes(POD_STL)
-    return write_config(folder, USER_PART_CONFIG)
+POD_URI = 'package://bluerobotics_parts/user_parts/sensor_pod/pod.stl'
 
 
 @pytest.fixture(scope='module')
 def exported(tmp_path_factory):
-    """The default vehicle, exported once by the command."""
+    """Return the default vehicle, exported once by the command."""
     folder = tmp_path_factory.mktemp('export') / 'blueboat'
     done = run_cli('export', paths.default_config(), folder)
     assert done.returncode == 0, done.stderr
     return folder, printed_identity(done.stdout), done
 
 
+@pytest.fixture(scope='module')
+def exported_user_part(tmp_path_factory):
+    """Return a vehicle with a user part (and its mesh), exported once."""
+    base = tmp_path_factory.mktemp('user_export')
+    config = user_part_config(base / 'project')
+    done = run_cli('export', config, base / 'out')
+    assert done.returncode == 0, done.stderr
+    return base / 'out', printed_identity(done.stdout), config
+
+
 def copy_of(exported, tmp_path) -> Path:
-    folder = tmp_path / 'copy'
-    for relative, data in snapshot(exported[0]).items():
-        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-        (folder / relative).write_bytes(data)
-    return folder
+    return copy_tree(exported[0], tmp_path / 'copy')
 
 
 def first_mesh(folder: Path) -> str:
-    manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    return next(p for p in manifest['files'] if p.startswith('meshes/'))
+    return next(p for p in manifest_of(folder)['files'] if p.startswith('meshes/'))
+
+
+def canonical(urdf) -> bytes:
+    """Return the XML of a URDF as ElementTree writes it (formatting and comments aside)."""
+    from xml.etree import ElementTree
+
+    return ElementTree.tostring(ElementTree.fromstring(urdf))
 
 
 # -- what an export holds ------------------------------------------------------------------------
@@ -115,12 +66,15 @@ def test_export_writes_the_described_folder(exported):
     folder, identity, done = exported
     files = snapshot(folder)
     manifest = json.loads(files[MANIFEST_FILE])
-    assert manifest['schema'] == 'bluerobotics_parts.description-manifest.v1'
-    assert manifest['name'] == 'blueboat'
-    assert manifest['files'] == sorted(set(files) - {MANIFEST_FILE})  # all of it, sorted
-    assert {'robot.urdf', 'config.yaml', 'bridge.yaml'} <= set(manifest['files'])
+    assert manifest['schema'] == 'bluerobotics_parts.description-manifest.v2'
+    assert manifest['name'] == 'blueboat' and manifest['gz_release'] == 'harmonic'
+    listed = manifest['files']
+    assert list(listed) == sorted(set(files) - {MANIFEST_FILE})  # all of it, sorted
+    for path, digest in listed.items():  # the digest of every file, as written
+        assert hashlib.sha256(files[path]).hexdigest() == digest, path
+    assert {'robot.urdf', 'config.yaml', 'bridge.yaml'} <= set(listed)
     built = build(paths.default_config())
-    assert files['robot.urdf'].decode() == built.urdf  # the Gazebo-composed URDF, as built
+    assert canonical(files['robot.urdf']) == canonical(built.urdf)  # the composed URDF
     assert b'<gazebo' in files['robot.urdf']
     assert files['bridge.yaml'].decode() == built.bridge_yaml
     assert files['config.yaml'].decode() == 'name: blueboat\n'
@@ -147,7 +101,8 @@ def test_build_identity_in_memory_equals_the_exported_folder(tmp_path):
     built = build(config)
     in_memory = description_identity(built)
     result = export(config, tmp_path / 'out')
-    assert result.identity == in_memory == folder_identity(tmp_path / 'out') == verify(tmp_path / 'out')
+    assert result.identity == in_memory == folder_identity(tmp_path / 'out')
+    assert verify(tmp_path / 'out') == in_memory
     assert snapshot(tmp_path / 'out') == description_files(built)
     assert result.name == 'boat2' and f'identity: {in_memory}' in result.summary()
 
@@ -181,30 +136,66 @@ def test_vehicle_name_override_reaches_every_file(tmp_path):
     done = run_cli('export', paths.default_config(), tmp_path / 'out', '--name', 'boat7')
     assert done.returncode == 0, done.stderr
     folder = tmp_path / 'out'
-    assert json.loads((folder / MANIFEST_FILE).read_text())['name'] == 'boat7'
+    assert manifest_of(folder)['name'] == 'boat7'
     assert '<robot name="boat7">' in (folder / 'robot.urdf').read_text()
     assert (folder / 'config.yaml').read_text() == 'name: boat7\n'
 
 
-# -- user parts --------------------------------------------------------------------------------
-
-def test_user_part_mesh_is_copied_and_its_uri_rewritten(tmp_path):
-    config = user_part_config(tmp_path / 'project')
-    done = run_cli('export', config, tmp_path / 'out')
+def test_gazebo_release_is_recorded_and_verified(tmp_path):
+    done = run_cli('export', paths.default_config(), tmp_path / 'out', '--gz-version', 'ionic')
     assert done.returncode == 0, done.stderr
-    folder = tmp_path / 'out'
-    assert (folder / 'meshes/user/sensor_pod/pod.stl').read_bytes() == POD_STL
-    urdf = (folder / 'robot.urdf').read_text()
-    assert 'filename="package://bluerobotics_parts/meshes/user/sensor_pod/pod.stl"' in urdf
-    assert 'file://' not in urdf
-    built = build(config)
-    source_uri = f"file://{(tmp_path / 'project' / 'parts').resolve()}/pod.stl"
-    assert source_uri in built.urdf  # the build itself still points at the user's file
-    assert urdf == built.urdf.replace(
-        source_uri, 'package://bluerobotics_parts/meshes/user/sensor_pod/pod.stl')
-    effective = (folder / 'config.yaml').read_text()
-    assert str((tmp_path / 'project' / 'parts' / 'sensor_pod.yaml').resolve()) in effective
-    assert printed_identity(run_cli('verify', folder).stdout) == printed_identity(done.stdout)
+    assert manifest_of(tmp_path / 'out')['gz_release'] == 'ionic'
+    assert '<frame_id>' in (tmp_path / 'out' / 'robot.urdf').read_text()  # Ionic's element
+    assert verify(tmp_path / 'out') == printed_identity(done.stdout)
+
+
+# -- user parts: the export carries them (issue 11, section 4) ------------------------------------
+
+def test_user_part_file_and_mesh_are_copied_and_referenced_inside(exported_user_part):
+    folder, identity, config = exported_user_part
+    files = snapshot(folder)
+    assert files['user_parts/sensor_pod/pod.stl'] == POD_STL
+    assert files['user_parts/sensor_pod/sensor_pod.yaml'].decode() == USER_PART  # unchanged
+    urdf = files['robot.urdf'].decode()
+    assert f'filename="{POD_URI}"' in urdf
+    assert 'path="user_parts/sensor_pod/sensor_pod.yaml"' in urdf  # the part file record
+    assert str(config.parent) not in urdf and 'file://' not in urdf  # nothing absolute
+    effective = files['config.yaml'].decode()
+    assert 'part_files: [user_parts/sensor_pod/sensor_pod.yaml]' in effective
+    assert str(config.parent) not in effective
+    built = build(config)  # the build itself still points at the user's files
+    assert f"file://{(config.parent / 'parts').absolute()}/pod.stl" in built.urdf
+    assert verify(folder) == identity
+
+
+def test_identity_does_not_depend_on_where_the_config_was(tmp_path):
+    first = export(user_part_config(tmp_path / 'here'), tmp_path / 'out1')
+    second = export(user_part_config(tmp_path / 'elsewhere' / 'deeper'), tmp_path / 'out2')
+    assert first.identity == second.identity
+    assert snapshot(tmp_path / 'out1') == snapshot(tmp_path / 'out2')
+
+
+def test_a_moved_export_still_builds_and_verifies(exported_user_part, tmp_path):
+    folder, identity, config = exported_user_part
+    moved = copy_tree(folder, tmp_path / 'somewhere' / 'else')
+    assert verify(moved) == identity
+    done = run_cli('build', moved / 'config.yaml', '--output', tmp_path / 'built', cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert 'pod: sensor_pod' in done.stdout and printed_identity(done.stdout) == identity
+    again = export(moved / 'config.yaml', tmp_path / 'again')
+    assert again.identity == identity
+
+
+def test_moved_export_builds_without_the_original_project(tmp_path):
+    config = user_part_config(tmp_path / 'project')
+    identity = export(config, tmp_path / 'out').identity
+    shutil.rmtree(tmp_path / 'project')
+    (tmp_path / 'out').rename(tmp_path / 'moved')
+    done = run_cli('build', tmp_path / 'moved' / 'config.yaml', '-o', tmp_path / 'b')
+    assert done.returncode == 0, done.stderr
+    assert printed_identity(done.stdout) == identity
+    assert f'file://{tmp_path}/moved/user_parts/sensor_pod/pod.stl' in \
+        (tmp_path / 'b' / 'robot_description.urdf').read_text()
 
 
 def test_missing_user_mesh_fails_naming_part_and_path(tmp_path):
@@ -212,13 +203,53 @@ def test_missing_user_mesh_fails_naming_part_and_path(tmp_path):
     (tmp_path / 'project' / 'parts' / 'pod.stl').unlink()
     done = run_cli('export', config, tmp_path / 'out')
     assert done.returncode == 1
-    assert 'sensor_pod' in done.stderr and 'pod.stl' in done.stderr
+    assert 'sensor_pod.yaml' in done.stderr and 'pod.stl' in done.stderr
     assert 'not found' in done.stderr and 'Traceback' not in done.stderr
     assert not (tmp_path / 'out').exists()
-    assert [p.name for p in tmp_path.iterdir()] == ['project']  # no staging left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['project']  # no staging left
 
 
-# -- verify catches changes ----------------------------------------------------------------------
+def test_user_meshes_in_subfolders_keep_their_paths(tmp_path):
+    config = user_part_config(tmp_path / 'project')
+    parts = tmp_path / 'project' / 'parts'
+    for folder in ('visual', 'collision'):
+        (parts / folder).mkdir()
+        (parts / folder / 'pod.stl').write_bytes(POD_STL + folder.encode())
+    (parts / 'sensor_pod.yaml').write_text(
+        USER_PART.replace('mesh: pod.stl', 'mesh: visual/pod.stl')
+        .replace('  - box: [0.05, 0.05, 0.05]\n    box_unverified: test value\n',
+                 '  - mesh: collision/pod.stl\n'))
+    result = export(config, tmp_path / 'out')
+    files = snapshot(tmp_path / 'out')
+    assert files['user_parts/sensor_pod/visual/pod.stl'] == POD_STL + b'visual'
+    assert files['user_parts/sensor_pod/collision/pod.stl'] == POD_STL + b'collision'
+    assert verify(tmp_path / 'out') == result.identity
+
+
+# -- verify catches changes (issue 8, item 9) ----------------------------------------------------
+
+def test_verify_catches_a_single_byte_change_in_any_file_without_expect(exported_user_part,
+                                                                        tmp_path):
+    folder = exported_user_part[0]
+    chance = random.Random(8)
+    for path in manifest_of(folder)['files']:
+        copy = copy_tree(folder, tmp_path / path.replace('/', '_'))
+        data = bytearray((copy / path).read_bytes())
+        data[chance.randrange(len(data))] ^= 0x01  # one bit of one byte
+        (copy / path).write_bytes(bytes(data))
+        with pytest.raises(DescriptionError, match=f'{re.escape(path)} was changed'):
+            verify(copy)
+
+
+def test_verify_command_names_the_changed_file(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    mesh = folder / first_mesh(folder)
+    mesh.write_bytes(mesh.read_bytes()[:-1] + b'!')
+    done = run_cli('verify', folder)
+    assert done.returncode == 1 and 'Traceback' not in done.stderr
+    assert f'{first_mesh(folder)} was changed' in done.stderr
+    assert 'identity:' not in done.stdout
+
 
 def test_verify_catches_a_deleted_mesh(exported, tmp_path):
     folder = copy_of(exported, tmp_path)
@@ -233,37 +264,53 @@ def test_verify_catches_a_deleted_mesh(exported, tmp_path):
 def test_verify_rule_mesh_referenced_but_not_listed(exported, tmp_path):
     folder = copy_of(exported, tmp_path)
     mesh = first_mesh(folder)
-    manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    manifest['files'].remove(mesh)  # the file stays on disk
-    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    document = manifest_of(folder)
+    del document['files'][mesh]  # the file stays on disk
+    write_manifest(folder, document)
     done = run_cli('verify', folder)
     assert done.returncode == 1
     assert mesh in done.stderr and 'not listed' in done.stderr
 
 
-def test_removing_a_manifest_entry_changes_the_identity(exported, tmp_path):
+@pytest.mark.parametrize('required', ['robot.urdf', 'config.yaml', 'bridge.yaml'])
+def test_verify_requires_the_files_of_a_description(exported, tmp_path, required):
     folder = copy_of(exported, tmp_path)
-    manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    manifest['files'].remove('bridge.yaml')  # no rule needs it listed; the identity tells
-    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    document = manifest_of(folder)
+    del document['files'][required]  # the file stays on disk
+    write_manifest(folder, document)
+    assert folder_identity(folder) != exported[1]  # the identity tells, too
     done = run_cli('verify', folder)
-    assert done.returncode == 0, done.stderr
-    assert printed_identity(done.stdout) != exported[1]
-    done = run_cli('verify', folder, '--expect', exported[1])
-    assert done.returncode == 1 and exported[1] in done.stderr
+    assert done.returncode == 1 and 'Traceback' not in done.stderr
+    assert f'does not list {required}' in done.stderr
+
+
+@pytest.mark.parametrize('where', ['link_to_passwd', 'meshes/link_to_passwd'])
+def test_verify_refuses_a_symbolic_link_anywhere(exported, tmp_path, where):
+    folder = copy_of(exported, tmp_path)
+    os.symlink('/etc/passwd', folder / where)  # not listed: provenance, but a link
+    done = run_cli('verify', folder)
+    assert done.returncode == 1 and 'Traceback' not in done.stderr
+    assert f'{folder / where} is a symbolic link' in done.stderr
+
+
+def test_verify_refuses_a_fifo_in_the_folder(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    os.mkfifo(folder / 'pipe')
+    with pytest.raises(DescriptionError, match='pipe is a FIFO'):
+        verify(folder)
 
 
 def test_verify_with_expect_catches_an_edited_mesh(exported, tmp_path):
     folder = copy_of(exported, tmp_path)
-    mesh = folder / first_mesh(folder)
-    data = bytearray(mesh.read_bytes())
-    data[-1] ^= 0x01  # one bit of one byte
-    mesh.write_bytes(bytes(data))
+    mesh = first_mesh(folder)
+    data = bytearray((folder / mesh).read_bytes())
+    data[-1] ^= 0x01
+    (folder / mesh).write_bytes(bytes(data))
+    relist(folder, mesh)  # the digest matches again; the identity still tells
     done = run_cli('verify', folder, '--expect', exported[1])
     assert done.returncode == 1
     changed = folder_identity(folder)
     assert exported[1] in done.stderr and changed in done.stderr  # both identities shown
-    assert run_cli('verify', folder).returncode == 0  # the rules still hold
 
 
 def test_verify_refuses_a_mesh_reference_outside_the_description(exported, tmp_path):
@@ -272,15 +319,16 @@ def test_verify_refuses_a_mesh_reference_outside_the_description(exported, tmp_p
     mesh = first_mesh(folder)
     urdf.write_text(urdf.read_text().replace(f'package://bluerobotics_parts/{mesh}',
                                              f'file://{paths.share_dir() / mesh}'))
+    relist(folder, 'robot.urdf')
     with pytest.raises(DescriptionError, match='not inside the description'):
         verify(folder)
 
 
 def test_verify_refuses_a_robot_name_other_than_the_manifest(exported, tmp_path):
     folder = copy_of(exported, tmp_path)
-    manifest = json.loads((folder / MANIFEST_FILE).read_text())
-    manifest['name'] = 'other_boat'
-    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    document = manifest_of(folder)
+    document['name'] = 'other_boat'
+    write_manifest(folder, document)
     with pytest.raises(DescriptionError, match="'blueboat'.*'other_boat'"):
         verify(folder)
 
@@ -290,25 +338,75 @@ def test_verify_refuses_a_malformed_expected_identity(exported):
     assert done.returncode == 1 and '64 lowercase hex digits' in done.stderr
 
 
+def test_verify_refuses_a_version_1_manifest(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    document = manifest_of(folder)
+    write_manifest(folder, {'schema': 'bluerobotics_parts.description-manifest.v1',
+                            'name': document['name'], 'files': sorted(document['files'])})
+    with pytest.raises(DescriptionError, match='older bluerobotics_parts'):
+        verify(folder)
+    folder_identity(folder)  # its identity can still be computed
+
+
+# -- verify checks consistency (issue 11, section 4) ---------------------------------------------
+
+def test_verify_catches_an_edited_config(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    (folder / 'config.yaml').write_text(
+        'name: blueboat\nparts:\n  - {slot: ping_mount, type: none}\n')
+    with pytest.raises(DescriptionError, match='config.yaml was changed'):
+        verify(folder)
+    relist(folder, 'config.yaml')  # digests consistent again: the build still disagrees
+    done = run_cli('verify', folder)
+    assert done.returncode == 1 and 'Traceback' not in done.stderr
+    assert 'robot.urdf is not what building config.yaml gives' in done.stderr
+
+
+def test_verify_catches_an_edited_urdf_with_a_matching_digest(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    urdf = folder / 'robot.urdf'
+    urdf.write_text(urdf.read_text().replace('<mass value="14.15"', '<mass value="1.415"'))
+    relist(folder, 'robot.urdf')
+    with pytest.raises(DescriptionError, match=r'robot.urdf is not what building config.yaml '
+                                               r'gives.*line \d+ is .*1\.415'):
+        verify(folder)
+
+
+def test_verify_catches_a_config_that_no_longer_builds(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    (folder / 'config.yaml').write_text('name: blueboat\nparts: [{slot: nowhere, type: none}]\n')
+    relist(folder, 'config.yaml')
+    with pytest.raises(DescriptionError, match='config.yaml does not build.*nowhere'):
+        verify(folder)
+
+
 # -- where an export may go ----------------------------------------------------------------------
 
 def test_export_updates_a_previous_export_and_keeps_provenance(exported, tmp_path):
-    """The old export's files are replaced or removed; anything else in the folder (notes,
-    recorded bags) is provenance and stays."""
+    """
+    Replace or remove the old export's files; keep anything else in the folder.
+
+    Notes and recorded bags are provenance: they stay, the very same files (hard links).
+    """
     folder = copy_of(exported, tmp_path)
     (folder / 'notes.txt').write_text('left over')
     (folder / 'bags').mkdir()
     (folder / 'bags' / 'run1.db3').write_bytes(b'data')
-    done = run_cli('export', write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n'),
-                   folder)
+    (folder / 'empty').mkdir()
+    (folder / 'meshes' / 'README').write_text('mine')  # in a folder of the export
+    bag = os.stat(folder / 'bags' / 'run1.db3')
+    no_ping = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n')
+    done = run_cli('export', no_ping, folder)
     assert done.returncode == 0, done.stderr
     after = snapshot(folder)
     assert after.pop('notes.txt') == b'left over' and after.pop('bags/run1.db3') == b'data'
-    listed = json.loads(after[MANIFEST_FILE])['files']
-    assert sorted(after) == sorted(listed + [MANIFEST_FILE])
+    assert after.pop('meshes/README') == b'mine' and (folder / 'empty').is_dir()
+    assert os.stat(folder / 'bags' / 'run1.db3').st_ino == bag.st_ino  # the same file
+    listed = manifest_of(folder)['files']
+    assert sorted(after) == sorted([*listed, MANIFEST_FILE])
     # the Ping's meshes were listed by the old export and are gone with it
     assert not (folder / 'meshes' / 'ping_singlebeam').exists()
-    assert verify(folder) == done.stdout.split('identity: ')[1].strip()
+    assert verify(folder) == printed_identity(done.stdout)
     assert sorted(p.name for p in tmp_path.iterdir()) == ['copy', 'vehicle.yaml']
 
 
@@ -317,6 +415,7 @@ def test_export_into_the_current_folder(exported, tmp_path):
     done = run_cli('export', paths.default_config(), '.', cwd=folder)
     assert done.returncode == 0, done.stderr
     assert snapshot(folder) == snapshot(exported[0])
+    assert f'cd {folder}' in done.stdout  # the shell inside the folder is told
 
 
 def test_export_refuses_a_folder_that_is_not_an_export(tmp_path):
@@ -346,7 +445,7 @@ def test_export_into_an_empty_folder(tmp_path):
 
 def test_bad_config_writes_nothing(tmp_path):
     config = write_config(tmp_path, 'parts:\n  - {slot: motor_port, type: ping_singlebeam}\n')
-    done = run_cli('export', config, tmp_path / 'new')
+    done = run_cli('export', config, tmp_path / 'new' / 'deeper')
     assert done.returncode == 1
     assert 'motor_port' in done.stderr and 'Traceback' not in done.stderr
     assert not (tmp_path / 'new').exists()
@@ -362,19 +461,64 @@ def test_bad_config_leaves_a_previous_export_untouched(exported, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ['cfg', 'copy']
 
 
-def test_user_meshes_that_would_share_a_name_are_refused(tmp_path):
-    config = user_part_config(tmp_path / 'project')
-    parts = tmp_path / 'project' / 'parts'
-    for folder in ('visual', 'collision'):
-        (parts / folder).mkdir()
-        (parts / folder / 'pod.stl').write_bytes(POD_STL + folder.encode())
-    (parts / 'sensor_pod.yaml').write_text(
-        USER_PART.replace('mesh: pod.stl', 'mesh: visual/pod.stl')
-        .replace('  - box: [0.05, 0.05, 0.05]\n    box_unverified: test value\n',
-                 '  - mesh: collision/pod.stl\n'))
-    with pytest.raises(DescriptionError) as caught:
-        export(config, tmp_path / 'out')
-    message = str(caught.value)
-    assert 'sensor_pod' in message and 'meshes/user/sensor_pod/pod.stl' in message
-    assert 'distinct names' in message
-    assert not (tmp_path / 'out').exists()
+# -- nothing outside the folder, nothing it did not write (issue 8, item 3) -----------------------
+
+def test_export_never_removes_through_a_link_in_the_old_folder(exported, tmp_path):
+    """Refuse the reported case, change nothing: ``link/secret.txt`` listed, ``link`` a link."""
+    folder = copy_of(exported, tmp_path / 'work')
+    outside = tmp_path / 'work' / 'outside'
+    outside.mkdir()
+    (outside / 'secret.txt').write_text('not yours')
+    (outside / 'other.txt').write_text('also not yours')
+    os.symlink('../outside', folder / 'link')
+    for schema in ('v1', 'v2'):  # v1: the manifest of the reported case
+        document = manifest_of(exported[0])
+        if schema == 'v2':
+            document['files']['link/secret.txt'] = hashlib.sha256(b'not yours').hexdigest()
+        else:
+            document = {'schema': 'bluerobotics_parts.description-manifest.v1',
+                        'name': 'blueboat', 'files': [*document['files'], 'link/secret.txt']}
+        write_manifest(folder, document)
+        before = snapshot(folder)
+        done = run_cli('export', write_config(tmp_path, 'name: other\n'), folder)
+        assert done.returncode == 1 and 'Traceback' not in done.stderr
+        assert f'{folder / "link"} is a symbolic link' in done.stderr
+        assert (outside / 'secret.txt').read_text() == 'not yours'
+        assert sorted(p.name for p in outside.iterdir()) == ['other.txt', 'secret.txt']
+        assert snapshot(folder) == before and os.path.islink(folder / 'link')
+        assert siblings(folder) == ['copy', 'outside']
+
+
+def test_export_does_not_replace_a_listed_file_changed_since(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    (folder / 'bridge.yaml').write_text('# my own edits\n')
+    before = snapshot(folder)
+    done = run_cli('export', paths.default_config(), folder)
+    assert done.returncode == 1 and 'bridge.yaml was changed after the previous export' in \
+        done.stderr
+    assert snapshot(folder) == before
+
+
+def test_export_does_not_replace_an_unlisted_file_it_would_write(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    document = manifest_of(folder)
+    del document['files']['bridge.yaml']  # so bridge.yaml is the user's now
+    write_manifest(folder, document)
+    done = run_cli('export', paths.default_config(), folder)
+    assert done.returncode == 1 and 'bridge.yaml was not written by a previous export' in \
+        done.stderr
+
+
+def test_export_removes_what_a_killed_export_of_the_old_version_left(exported, tmp_path):
+    folder = copy_of(exported, tmp_path)
+    stale = folder / '.bluerobotics_parts-staging-abc123'
+    (stale / 'new').mkdir(parents=True)
+    (stale / 'new' / 'robot.urdf').write_text('half')
+    assert export(paths.default_config(), folder).identity == exported[1]
+    assert not stale.exists() and verify(folder) == exported[1]
+
+
+def test_export_refuses_a_symbolic_link_as_target(exported, tmp_path):
+    os.symlink(exported[0], tmp_path / 'link')
+    done = run_cli('export', paths.default_config(), tmp_path / 'link')
+    assert done.returncode == 1 and 'is a symbolic link' in done.stderr

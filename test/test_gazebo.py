@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts import gazebo, kinematics
+from bluerobotics_parts import gazebo, gazebo_elements, kinematics, propulsion
 from bluerobotics_parts.build import build
 from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.pipeline import resolve_config
 from bluerobotics_parts.vehicle import Vehicle
-from conftest import CONFIG_DIR, run, tool, write_config
+from conftest import CONFIG_DIR, run, SHIPPED_CONFIGS, tool, write_config
 import pytest
 
 THRUSTER = 'gz::sim::systems::Thruster'
@@ -57,8 +57,12 @@ def test_an_unknown_release_lists_the_valid_ones(bad):
 # -- what is composed ----------------------------------------------------------------------------
 
 def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
-    """Same links and joints; the only change inside is the token mass of the massless slot
-    links that carry a propeller joint (so Gazebo's conversion keeps the joint)."""
+    """
+    Same links and joints.
+
+    the only change inside is the token mass of the massless slot links that carry a propeller
+    joint (so Gazebo's conversion keeps the joint).
+    """
     text, root = default
     plain = resolve_config(CONFIG_DIR / 'blueboat.yaml').urdf
     assert text.rstrip().endswith('</robot>')
@@ -81,6 +85,7 @@ def test_one_thruster_per_propeller_with_the_part_data(default):
     _, root = default
     found = {params(p)['joint_name']: params(p) for p in plugins(root, THRUSTER)}
     assert sorted(found) == ['motor_port_joint', 'motor_stbd_joint']
+    fraction = shipped()['blueboat_chassis'].data['installed_thrust']['fraction']
     for instance, part_type in (('motor_port', 'm200_weedless_prop_ccw'),
                                 ('motor_stbd', 'm200_weedless_prop_cw')):
         propeller = shipped()[part_type].propeller
@@ -89,17 +94,34 @@ def test_one_thruster_per_propeller_with_the_part_data(default):
         assert values['topic'] == f'{instance}/thrust'
         assert abs(float(values['thrust_coefficient'])) == propeller.thrust_coefficient
         assert float(values['propeller_diameter']) == propeller.diameter == 0.112
-        assert float(values['max_thrust_cmd']) == propeller.max_thrust == 55.2
-        assert float(values['min_thrust_cmd']) == propeller.min_thrust == -27.6
+        # the installed limits: the boat's 8.2 kgf static thrust shared by its two M200s
+        assert propeller.max_thrust == 55.2 and propeller.min_thrust == -27.6  # bench
+        assert float(values['max_thrust_cmd']) == pytest.approx(55.2 * fraction, abs=1e-6)
+        assert float(values['max_thrust_cmd']) == pytest.approx(8.2 * 9.80665 / 2, rel=1e-3)
+        assert float(values['min_thrust_cmd']) == pytest.approx(-27.6 * fraction, abs=1e-6)
         assert float(values['fluid_density']) == 1025.0
+        assert values['velocity_control'] == 'true'
     thruster = plugins(root, THRUSTER)[0]
     assert thruster.get('filename') == 'gz-sim-thruster-system'
 
 
+def test_a_base_without_installed_thrust_gives_the_bench_figures(tmp_path):
+    slots = ('slots:\n  motor: {xyz: [-0.4, 0, 0], accepts: [t200_thruster_cw], '
+             'default: t200_thruster_cw, joint: continuous, collision: false}\n')
+    (tmp_path / 'raft.yaml').write_text(RAFT + slots, encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    (thruster,) = plugins(ElementTree.fromstring(compose(config).encode()), THRUSTER)
+    assert (float(params(thruster)['max_thrust_cmd']),
+            float(params(thruster)['min_thrust_cmd'])) == (51.5, -39.9)
+
+
 @pytest.mark.parametrize('config', ['blueboat.yaml', 'examples/t200.yaml'])
 def test_thrust_coefficient_sign_follows_the_rotation(config):
-    """Spin the propeller the way gz does, w = sign(T Kt) sqrt(...), for forward thrust, and
-    look from astern: the sense must be the part's rotation (cw seen from astern)."""
+    """
+    Spin the propeller the way gz does, w = sign(T Kt) sqrt(...), for forward thrust.
+
+    Looking from astern, the sense must be the part's rotation (cw seen from astern).
+    """
     text = compose(CONFIG_DIR / config)
     vehicle = Vehicle.from_urdf(text)
     poses = kinematics.link_poses(vehicle)
@@ -119,12 +141,13 @@ def test_thrust_coefficient_sign_follows_the_rotation(config):
 
 
 def test_the_coefficient_rule():
-    cw, ccw = shipped()['m200_weedless_prop_cw'].propeller, shipped()['t200_thruster_ccw'].propeller
+    cw = shipped()['m200_weedless_prop_cw'].propeller
+    ccw = shipped()['t200_thruster_ccw'].propeller
     assert gazebo.thrust_coefficient(cw) == cw.thrust_coefficient > 0
     assert gazebo.thrust_coefficient(ccw) == -ccw.thrust_coefficient < 0
 
 
-def test_echosounder_is_a_gpu_lidar_fan_on_its_beam_frame(default):
+def test_echosounder_is_a_gpu_lidar_cone_on_its_beam_frame(default):
     _, root = default
     (block,) = [g for g in root.findall('gazebo') if g.get('reference')]
     assert block.get('reference') == 'ping_beam'
@@ -137,11 +160,13 @@ def test_echosounder_is_a_gpu_lidar_fan_on_its_beam_frame(default):
     assert sensor.find('frame_id') is None
     assert (sensor.findtext('always_on'), sensor.findtext('visualize')) == ('true', 'false')
     assert float(sensor.findtext('update_rate')) == echo.update_rate
-    horizontal = sensor.find('lidar/scan/horizontal')
-    assert int(horizontal.findtext('samples')) == echo.samples == 9
-    low, high = float(horizontal.findtext('min_angle')), float(horizontal.findtext('max_angle'))
-    assert (low, high) == (-echo.beam_width / 2, echo.beam_width / 2)
-    assert math.degrees(high - low) == pytest.approx(25.0)  # the Ping2's published beam
+    for axis in ('horizontal', 'vertical'):  # a square grid over the cone, both axes
+        scan = sensor.find(f'lidar/scan/{axis}')
+        assert int(scan.findtext('samples')) == echo.samples == 9
+        assert int(scan.findtext('resolution')) == 1
+        low, high = float(scan.findtext('min_angle')), float(scan.findtext('max_angle'))
+        assert (low, high) == (-echo.beam_width / 2, echo.beam_width / 2)
+        assert math.degrees(high - low) == pytest.approx(25.0)  # the Ping2's published beam
     assert float(sensor.findtext('lidar/range/min')) == echo.range_min == 0.5
     assert float(sensor.findtext('lidar/range/max')) == echo.range_max == 100.0
 
@@ -172,12 +197,12 @@ def test_hydrodynamics_on_the_root_link_from_the_base_part(default):
     assert hydro.get('filename') == 'gz-sim-hydrodynamics-system'
     values = params(hydro)
     assert values.pop('link_name') == 'base_link'
-    assert float(values.pop('water_density')) == 1025.0
     assert values.pop('disable_added_mass') == 'true'
+    assert 'water_density' not in values  # no 8.x release uses it (gazebo.py)
+    assert 'default_current' not in values  # still water unless a current is given
     data = shipped()['blueboat_chassis'].hydrodynamics
     damping = {k: v for k, v in data.items() if 'Dot' not in k}
     assert {k: float(v) for k, v in values.items()} == damping
-    assert damping['xUabsU'] == pytest.approx(-2 * 55.2 / 3.0 ** 2, abs=1e-3)
     assert all(v < 0 for v in damping.values())  # every term resists motion
     assert len(damping) == 12
 
@@ -211,7 +236,8 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
     with pytest.raises(BlueRoboticsPartsError) as caught:
         build(config)
     message = str(caught.value)
-    assert 'propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)' in message
+    assert ('propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)'
+            in message)
     assert 'joint: continuous' in message
 
 
@@ -252,8 +278,8 @@ def test_a_user_base_brings_its_own_coefficients(tmp_path):
     config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     (hydro,) = plugins(ElementTree.fromstring(compose(config).encode()),
                        'gz::sim::systems::Hydrodynamics')
-    assert params(hydro) == {'link_name': 'base_link', 'water_density': '1025.0',
-                             'disable_added_mass': 'true', 'xUabsU': '-40.0'}
+    assert params(hydro) == {'link_name': 'base_link', 'disable_added_mass': 'true',
+                             'xUabsU': '-40.0'}
 
 
 @pytest.mark.parametrize('section, message', [
@@ -270,3 +296,158 @@ def test_hydrodynamics_coefficients_are_checked(tmp_path, section, message):
         load_part_file(path, shipped=False)
     assert message in str(caught.value)
     assert str(caught.value).startswith(f'{path}:9: ')
+
+
+# -- the surge fit and the thrust limits -----------------------------------------------------
+
+def _steady(thrust, linear, quadratic):
+    """Bisection on thrust = -(linear u + quadratic u |u|): independent of propulsion.py."""
+    low, high = 0.0, 100.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if -(linear + quadratic * middle) * middle < thrust else \
+            (low, middle)
+    return low
+
+
+def test_full_thrust_of_the_default_m200s_gives_the_published_top_speed():
+    """
+    Reach 3.0 m/s (Blue Robotics, hull-speed limited) within 3%.
+
+    From both surge terms together, at the boat's published 8.2 kgf static thrust.
+    """
+    fraction = shipped()['blueboat_chassis'].data['installed_thrust']['fraction']
+    assert fraction == pytest.approx(8.2 / (2 * 5.63), abs=1e-4)
+    data = shipped()['blueboat_chassis'].hydrodynamics
+    thrust = 2 * 55.2 * fraction
+    speed = _steady(thrust, data['xU'], data['xUabsU'])
+    assert speed == pytest.approx(3.0, rel=0.03)
+    assert speed == pytest.approx(3.0, abs=0.005)  # in fact to the millimetre per second
+    # the quadratic term alone (the old fit left xU out) would not give it
+    assert _steady(thrust, 0.0, data['xUabsU']) > 3.03
+
+
+def test_each_linear_term_is_its_quadratic_term_at_0_2():
+    """The split the part data states (unverified): linear = quadratic x 0.2 m/s (rad/s)."""
+    data = shipped()['blueboat_chassis'].hydrodynamics
+    for linear, quadratic in (('xU', 'xUabsU'), ('yV', 'yVabsV'), ('nR', 'nRabsR')):
+        assert data[linear] == pytest.approx(0.2 * data[quadratic], rel=0.01), linear
+
+
+def test_the_yaw_drag_is_its_stated_estimate():
+    """
+    nRabsR.
+
+    cross-flow drag of both hulls turning (Cd 1.0, draft 0.054 m) plus each hull's half of the
+    surge drag at the hull's lever, as the part data's note derives it.
+    """
+    data = shipped()['blueboat_chassis'].hydrodynamics
+    dimensions = shipped()['blueboat_chassis'].data['dimensions']
+    length, lever = dimensions['hull_length'], dimensions['hull_y']
+    crossflow = -0.5 * 1025 * 1.0 * 0.054 * length ** 4 / 16
+    assert data['nRabsR'] == pytest.approx(crossflow + data['xUabsU'] * lever ** 3, abs=0.01)
+    assert data['yVabsV'] == pytest.approx(-0.5 * 1025 * 1.0 * 2 * length * 0.054, rel=0.01)
+
+
+def test_propulsion_agrees_with_the_hand_calculation():
+    limits = propulsion.thrust_limits(resolve_config(CONFIG_DIR / 'blueboat.yaml').manifest,
+                                      shipped())
+    assert sorted(limits) == ['motor_port', 'motor_stbd']
+    data = shipped()['blueboat_chassis'].hydrodynamics
+    forward = sum(limit.maximum for limit in limits.values())
+    assert propulsion.steady_speed(forward, data['xU'], data['xUabsU']) == pytest.approx(
+        _steady(forward, data['xU'], data['xUabsU']), abs=1e-6)
+    backward = sum(limit.minimum for limit in limits.values())
+    assert propulsion.steady_speed(backward, data['xU'], data['xUabsU']) == pytest.approx(
+        -_steady(-backward, data['xU'], data['xUabsU']), abs=1e-6)
+
+
+# -- a water current -----------------------------------------------------------------------------
+
+def test_a_current_reaches_the_hydrodynamics_system(tmp_path):
+    """
+    Give Hydrodynamics the current as <default_current> (world frame, m/s).
+
+    The system subtracts it from the link's velocity (gz-sim8_8.14.0 Hydrodynamics.cc,
+    Configure and PreUpdate).
+    """
+    for given in ('0.5 0 0', [0.5, 0, 0], (0.5, 0.0, 0.0), '0.5, 0, 0'):
+        result = build(CONFIG_DIR / 'blueboat.yaml', current=given)
+        (hydro,) = plugins(ElementTree.fromstring(result.urdf.encode()),
+                           'gz::sim::systems::Hydrodynamics')
+        assert hydro.findtext('default_current') == '0.5 0.0 0.0'
+    assert build(CONFIG_DIR / 'blueboat.yaml', current='').urdf == \
+        build(CONFIG_DIR / 'blueboat.yaml').urdf
+
+
+@pytest.mark.parametrize('bad', ['0.5 0', 'fast', '1 2 3 4', 'nan 0 0', [1, 2]])
+def test_a_malformed_current_is_refused(bad):
+    with pytest.raises(ConfigError) as caught:
+        build(CONFIG_DIR / 'blueboat.yaml', current=bad)
+    assert 'water current' in str(caught.value) and "e.g. '0.5 0 0'" in str(caught.value)
+
+
+def test_a_current_needs_the_hydrodynamics_system(tmp_path):
+    (tmp_path / 'raft.yaml').write_text(RAFT, encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    with pytest.raises(ConfigError, match='no hydrodynamics coefficients'):
+        build(config, current='0.5 0 0')
+
+
+# -- every element is one Gazebo reads ---------------------------------------------------------
+
+@pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
+@pytest.mark.parametrize('version', ['harmonic', 'ionic'])
+def test_every_composed_element_is_in_the_table(config, version):
+    root = ElementTree.fromstring(build(config, gz_version=version, current='0.1 0.2 0').urdf
+                                  .encode())
+    blocks = list(root.iter('plugin')) + list(root.iter('sensor'))
+    assert blocks
+    for block in blocks:
+        assert gazebo_elements.unread(block) == [], block.get('name') or block.get('type')
+
+
+def test_the_table_names_what_no_system_reads():
+    plugin = ElementTree.fromstring(
+        '<plugin name="gz::sim::systems::Hydrodynamics"><link_name>b</link_name>'
+        '<water_density>1025</water_density><xUabsU>-1</xUabsU><xUabsQ>-1</xUabsQ>'
+        '<xUU>-1</xUU></plugin>')
+    assert gazebo_elements.unread(plugin) == ['gz::sim::systems::Hydrodynamics: water_density',
+                                              'gz::sim::systems::Hydrodynamics: xUU']
+    sensor = ElementTree.fromstring('<sensor type="gpu_lidar"><lidar><scan><horizontal>'
+                                    '<samples>3</samples><noise/></horizontal></scan></lidar>'
+                                    '<frame>x</frame></sensor>')
+    assert gazebo_elements.unread(sensor) == ['gpu_lidar sensor: lidar/scan/horizontal/noise',
+                                              'gpu_lidar sensor: frame']
+    assert gazebo_elements.unread(ElementTree.fromstring('<plugin name="x::Y"/>')) == \
+        ['x::Y: no table of the elements it reads']
+
+
+def test_every_table_entry_names_its_source():
+    for table in list(gazebo_elements.PLUGINS.values()) + list(gazebo_elements.SENSORS.values()):
+        for element, (meaning, unit, source) in table.items():
+            assert meaning and unit and source, element
+            assert 'gz-sim8_8.14.0' in source or 'sdformat1' in source or 'gz-sensors' in source
+
+
+def test_the_launch_argument_current_reaches_the_build(tmp_path):
+    """
+    Parse vehicle.launch.py's current:="x y z" (launch_plan's argument table).
+
+    It becomes the vector build() composes as <default_current>; a malformed one names the
+    argument.
+    """
+    from bluerobotics_parts import launch_plan
+
+    names = [a.name for a in launch_plan.ARGUMENTS]
+    assert 'current' in names
+    assert launch_plan.parse_arguments({'current': '0.5 0 0'})['current'] == (0.5, 0.0, 0.0)
+    assert launch_plan.parse_arguments({})['current'] is None
+    with pytest.raises(launch_plan.LaunchArgumentError) as caught:
+        launch_plan.parse_arguments({'current': '0.5 north'})
+    assert "launch argument current:='0.5 north'" in str(caught.value)
+    plan = launch_plan.plan({'current': '0.25 -0.1 0', 'gazebo': 'false'},
+                            environ={'ROS_HOME': str(tmp_path)})
+    hydro = ElementTree.parse(plan.urdf_file).getroot().find(
+        "gazebo/plugin[@name='gz::sim::systems::Hydrodynamics']")
+    assert hydro.findtext('default_current') == '0.25 -0.1 0.0'

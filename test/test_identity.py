@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -11,30 +12,53 @@ from bluerobotics_parts.identity import (check_file_rules, check_identity_text, 
                                          MANIFEST_FILE, read_manifest)
 import pytest
 
-SCHEMA = 'bluerobotics_parts.description-manifest.v1'
+SCHEMA = 'bluerobotics_parts.description-manifest.v2'
+SCHEMA_V1 = 'bluerobotics_parts.description-manifest.v1'
 VECTOR_MANIFEST = (b'{"files":["a.txt"],"name":"v",'
                    b'"schema":"bluerobotics_parts.description-manifest.v1"}\n')
 VECTOR_IDENTITY = 'sha256:b2c478eb4dab4a904190a4a8543d58ec240a8abfde3dc690ca4d8b33306dd64f'
+NO_DIGEST = '0' * 64
 
 
 def write_folder(folder, files, listed=None, name='v'):
-    """A description folder: the files, and a manifest listing ``listed`` (default: all)."""
+    """Return a description folder: the files and a v2 manifest listing ``listed`` (or all)."""
     folder.mkdir(parents=True, exist_ok=True)
     for path, data in files.items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    document = {'schema': SCHEMA, 'name': name,
-                'files': list(files) if listed is None else listed}
+    listed = list(files) if listed is None else listed
+    digests = {path: hashlib.sha256(files[path]).hexdigest() if path in files else NO_DIGEST
+               for path in listed}
+    if len(digests) < len(listed):  # a path listed twice: only the v1 list can say so
+        document = {'schema': SCHEMA_V1, 'name': name, 'files': listed}
+    else:
+        document = {'schema': SCHEMA, 'name': name, 'gz_release': 'harmonic', 'files': digests}
     (folder / MANIFEST_FILE).write_text(json.dumps(document) + '\n')
     return folder
 
 
 # -- identity ----------------------------------------------------------------------------------
 
-def test_manifest_bytes_are_compact_sorted_json_with_one_newline():
-    assert manifest_bytes('v', ['a.txt']) == VECTOR_MANIFEST
-    assert manifest_bytes('v', ['b', 'a']).startswith(b'{"files":["a","b"],')
+def test_manifest_bytes_are_compact_sorted_json_with_digests_and_one_newline():
+    hello = hashlib.sha256(b'hello\n').hexdigest()
+    assert manifest_bytes('v', {'a.txt': b'hello\n'}, 'harmonic') == (
+        b'{"files":{"a.txt":"' + hello.encode() + b'"},"gz_release":"harmonic","name":"v",'
+        b'"schema":"bluerobotics_parts.description-manifest.v2"}\n')
+    assert manifest_bytes('v', {'b': b'', 'a': b''}, 'ionic').startswith(b'{"files":{"a":')
+
+
+def test_manifest_round_trip(tmp_path):
+    files = {'a.txt': b'hello\n', 'meshes/m.stl': b'solid'}
+    (tmp_path / 'meshes').mkdir()
+    for path, data in files.items():
+        (tmp_path / path).write_bytes(data)
+    (tmp_path / MANIFEST_FILE).write_bytes(manifest_bytes('v', files, 'jetty'))
+    manifest = read_manifest(tmp_path)
+    assert manifest['files'] == ['a.txt', 'meshes/m.stl'] and manifest['gz_release'] == 'jetty'
+    assert manifest['sha256'] == {p: hashlib.sha256(d).hexdigest() for p, d in files.items()}
+    assert folder_identity(tmp_path) == identity_of(
+        {**files, MANIFEST_FILE: manifest_bytes('v', files, 'jetty')})
 
 
 def test_identity_test_vector_in_memory():
@@ -61,6 +85,13 @@ def test_every_listed_byte_counts_and_unlisted_files_do_not(tmp_path):
     assert folder_identity(folder) == before
     (folder / 'meshes/m.stl').write_bytes(b'solie')
     assert folder_identity(folder) != before
+
+
+def test_identity_test_vector_is_a_version_1_manifest_and_still_reads(tmp_path):
+    (tmp_path / MANIFEST_FILE).write_bytes(VECTOR_MANIFEST)
+    manifest = read_manifest(tmp_path)
+    assert manifest['schema'] == SCHEMA_V1 and manifest['sha256'] is None
+    assert manifest['files'] == ['a.txt'] and manifest['gz_release'] is None
 
 
 def test_dropping_a_name_from_the_manifest_changes_the_identity(tmp_path):
@@ -174,25 +205,38 @@ def test_missing_manifest_is_named(tmp_path):
 
 @pytest.mark.parametrize('text, words', [
     ('{not json', ['not valid JSON']),
-    ('{"schema":"%s","name":"v","name":"w","files":[]}' % SCHEMA, ["duplicate key 'name'"]),
+    ('{"schema":"%s","name":"v","name":"w","files":{}}' % SCHEMA, ["duplicate key 'name'"]),
     ('{"schema":"other.v9","name":"v","files":[]}', ["'other.v9'", SCHEMA]),
-    ('{"schema":"%s","name":"v","files":[],"extra":1}' % SCHEMA, ["'extra'", 'valid keys']),
-    ('{"schema":"%s","name":"v","files":"a.txt"}' % SCHEMA, ['files must be a list']),
-    ('{"schema":"%s","files":[]}' % SCHEMA, ['name must be']),
+    ('{"schema":"%s","name":"v","gz_release":"harmonic","files":{},"extra":1}' % SCHEMA,
+     ["'extra'", 'valid keys']),
+    ('{"schema":"%s","name":"v","gz_release":"harmonic","files":["a.txt"]}' % SCHEMA,
+     ['files must map each relative path']),
+    ('{"schema":"%s","name":"v","gz_release":"harmonic","files":{"a.txt":"ABC"}}' % SCHEMA,
+     ['64 lowercase hex digits']),
+    ('{"schema":"%s","name":"v","files":{}}' % SCHEMA, ['gz_release must name']),
+    ('{"schema":"%s","gz_release":"harmonic","files":{}}' % SCHEMA, ['name must be']),
+    ('{"schema":"%s","name":"v","files":"a.txt"}' % SCHEMA_V1, ['files must be a list']),
 ])
 def test_malformed_manifest_is_refused(tmp_path, text, words):
     (tmp_path / MANIFEST_FILE).write_text(text)
     refused(tmp_path, MANIFEST_FILE, *words)
 
 
-def test_verify_command_prints_the_test_vector(tmp_path):
+def test_a_manifest_that_is_not_a_regular_file_is_named(tmp_path):
+    os.mkfifo(tmp_path / MANIFEST_FILE)  # would block a plain open for ever
+    refused(tmp_path, MANIFEST_FILE, 'FIFO')
+
+
+def test_verify_command_refuses_the_test_vector_folder(tmp_path):
+    """Return an error, not ok: a v1 manifest records no digests (its identity still reads)."""
     from conftest import cli
 
     (tmp_path / MANIFEST_FILE).write_bytes(VECTOR_MANIFEST)
     (tmp_path / 'a.txt').write_bytes(b'hello\n')
     result = cli('verify', tmp_path, '--expect', VECTOR_IDENTITY)
-    assert result.returncode == 0, result.stderr
-    assert f'identity: {VECTOR_IDENTITY}' in result.stdout.splitlines()
+    assert result.returncode == 1 and 'Traceback' not in result.stderr
+    assert 'older bluerobotics_parts' in result.stderr
+    assert folder_identity(tmp_path) == VECTOR_IDENTITY
 
 
 @pytest.mark.parametrize('listed, fragment', [
@@ -202,8 +246,7 @@ def test_verify_command_prints_the_test_vector(tmp_path):
 def test_odd_listed_names_are_messages_not_crashes(tmp_path, listed, fragment):
     from conftest import cli
 
-    document = {'schema': SCHEMA, 'name': 'v', 'files': listed}
-    (tmp_path / MANIFEST_FILE).write_text(json.dumps(document) + '\n')
+    write_folder(tmp_path, {}, listed=listed)
     result = cli('verify', tmp_path)
     assert result.returncode == 1 and 'Traceback' not in result.stderr
     assert fragment in result.stderr

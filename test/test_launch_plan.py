@@ -49,7 +49,8 @@ def default(tmp_path_factory):
 def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_plan.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
-                           'use_sim_time', 'gazebo', 'gz_release']
+                           'use_sim_time', 'gazebo', 'gz_release', 'current']
+    assert table['current'].default == ''  # still water (test_gazebo.py tests the rest)
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table['config'].default) == paths.default_config()
     assert Path(table['world'].default) == paths.default_world()

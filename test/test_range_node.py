@@ -1,10 +1,15 @@
-"""The scan_to_range node: without ROS it explains itself; with rclpy it turns a LaserScan
-into a Range on the configured topics (runs under colcon test in a ROS 2 workspace)."""
+"""
+The scan_to_range node: without ROS it explains itself; with rclpy it makes Ranges.
+
+With rclpy it turns the Ping's point cloud into a Range on the configured topics (runs under
+colcon test in a ROS 2 workspace).
+"""
 
 from __future__ import annotations
 
 import importlib.util
 import math
+import struct
 import subprocess
 import sys
 import time
@@ -39,7 +44,7 @@ def test_a_scan_becomes_a_range(ros):
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
     from rclpy.qos import QoSProfile
-    from sensor_msgs.msg import LaserScan, Range
+    from sensor_msgs.msg import PointCloud2, PointField, Range
 
     node = range_node.make_node([  # the parameters the launch plan gives the node
         Parameter('scan_topic', value='/test_boat/ping/scan'),
@@ -51,11 +56,21 @@ def test_a_scan_becomes_a_range(ros):
     probe = ros.create_node('range_probe')
     received = []
     probe.create_subscription(Range, '/test_boat/ping/range', received.append, QoSProfile(depth=10))
-    scans = probe.create_publisher(LaserScan, '/test_boat/ping/scan', QoSProfile(depth=10))
-    scan = LaserScan()
+    scans = probe.create_publisher(PointCloud2, '/test_boat/ping/scan', QoSProfile(depth=10))
+    scan = PointCloud2()  # a 3 x 3 grid over the 0.43 rad cone, laid out as gz-sensors does
     scan.header.frame_id = 'gz_name_of_the_link'
     scan.header.stamp.sec = 12
-    scan.ranges = [math.inf, 17.5, 18.0]
+    scan.width = scan.height = 3
+    scan.point_step, scan.row_step = 12, 36
+    scan.fields = [PointField(name=n, offset=4 * i, datatype=PointField.FLOAT32, count=1)
+                   for i, n in enumerate('xyz')]
+    half, depths = 0.215, [math.inf] * 4 + [17.5] + [18.0] * 4  # the axis ray: 17.5 m
+    points = b''
+    for k, depth in enumerate(depths):
+        v, h = (k // 3 - 1) * half, (k % 3 - 1) * half
+        points += struct.pack('<fff', depth * math.cos(v) * math.cos(h),
+                              depth * math.cos(v) * math.sin(h), depth * math.sin(v))
+    scan.data = points
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     executor.add_node(probe)

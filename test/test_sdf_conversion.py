@@ -1,6 +1,15 @@
-"""What Gazebo makes of robot_description.urdf: SDFormat's URDF-to-SDF conversion (``ign sdf -p``,
-the conversion gz sim runs on spawn), checked against the manifest, the part data, our own
-forward kinematics and the bridge; and the water world as SDFormat reads it."""
+"""
+What Gazebo makes of robot_description.urdf, and the water world as SDFormat reads it.
+
+The converted model is checked against the manifest, the part data, our own forward kinematics
+and the bridge.
+
+The conversion checked is Harmonic's own: SDFormat 14 (``import sdformat14`` from
+../shared/gz-harmonic, gz_support.py), which gz-sim 8 loads a URDF with. Debian's ``ign sdf``
+(SDFormat 12.3, the Fortress-era converter, in any clone) stays as a second check of what an
+older converter would drop: the thruster joints below the massless slot links
+(gazebo.CARRIER_MASS) and the world's validity.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +21,7 @@ from bluerobotics_parts.build import build
 from bluerobotics_parts.gazebo import CARRIER_MASS
 from bluerobotics_parts.topics import vehicle_topics
 from conftest import REPO, run, SHIPPED_CONFIGS, tool, write_config
+import gz_support
 import numpy as np
 import pytest
 import yaml
@@ -32,29 +42,32 @@ CASES = [(p, None) for p in SHIPPED_CONFIGS] + [(k, None) for k in OWN] + \
         [(REPO / 'config' / 'blueboat.yaml', 'boat3')]
 IDS = [p.relative_to(REPO / 'config').as_posix() for p, _ in CASES[:len(SHIPPED_CONFIGS)]] + \
       list(OWN) + ['blueboat.yaml --name boat3']
-
-# SDFormat before 13.5 / 12.7 (Debian 12 has 12.3) stops at a link without mass even when a
-# fixed joint lumps it away, dropping every link and joint below it (sdformat issue 199);
-# Harmonic's SDFormat 14 lumps such links and keeps what hangs below them. The resolver's slot
-# links are massless, so on the old converter the propellers' joints vanish.
+WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
 
 
-def to_sdf(path) -> ElementTree.Element:
-    result = run([tool('ign'), 'sdf', '-p', path])
-    assert result.returncode == 0, result.stderr
-    return ElementTree.fromstring(result.stdout)
-
-
-@pytest.fixture(scope='module', params=CASES, ids=IDS)
-def case(request, tmp_path_factory):
-    config, name = request.param
-    folder = tmp_path_factory.mktemp('sdf')
+def build_case(param, folder):
+    config, name = param
     if isinstance(config, str):
         config = write_config(folder, OWN[config])
     result = build(config, name=name)
     path = folder / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
-    return result, path, to_sdf(path)
+    return result, path
+
+
+@pytest.fixture(scope='module', params=CASES, ids=IDS)
+def case(request, tmp_path_factory):
+    """
+    Build a case: the build, its URDF file, and SDFormat 14's model of it.
+
+    The model both as objects and as the element tree ``gz sdf -p`` prints.
+    """
+    sdformat14 = gz_support.sdformat14()
+    result, path = build_case(request.param, tmp_path_factory.mktemp('sdf'))
+    root = sdformat14.Root()
+    root.load(str(path))  # raises SDFErrorsException on any error: 0 errors here
+    printed = ElementTree.fromstring(gz_support.gz_sdf_print(path)).find('model')
+    return result, path, root.model(), printed
 
 
 def propellers(result):
@@ -74,79 +87,121 @@ def expected_name(config, name) -> str:
     return (yaml.safe_load(config.read_text(encoding='utf-8')) or {}).get('name', 'blueboat')
 
 
-def test_it_converts_to_a_model(case, request):
-    result, _, sdf = case
-    (model,) = sdf.findall('model')
-    assert model.get('name') == result.name == expected_name(*request.node.callspec.params['case'])
-    links = [link.get('name') for link in model.findall('link')]
-    assert result.vehicle.root_link in links
-    # Everything hung on fixed joints is lumped into the root link, mass included: all but the
-    # spinning propeller links (and the 10 mg carriers, see gazebo.CARRIER_MASS).
-    base = model.find(f"link[@name='{result.vehicle.root_link}']")
+def pose(value) -> kinematics.Pose:
+    """Return a gz.math7 Pose3d as a kinematics.Pose."""
+    rot = value.rot()
+    return kinematics.Pose.from_xyz_rpy((value.pos().x(), value.pos().y(), value.pos().z()),
+                                        (rot.roll(), rot.pitch(), rot.yaw()))
+
+
+def same_pose(a: kinematics.Pose, b: kinematics.Pose, angle=1e-6):
+    assert np.allclose(a.translation, b.translation, atol=1e-6)
+    assert np.allclose(a.rotation, b.rotation, atol=angle)
+
+
+def test_it_loads_with_no_errors_as_one_model(case, request):
+    result, _, model, xml = case
+    assert model.name() == result.name == expected_name(*request.node.callspec.params['case'])
+    links = sorted(model.link_by_index(i).name() for i in range(model.link_count()))
+    # every fixed joint is lumped into the root link; the spinning propellers stay links
+    assert links == sorted([result.vehicle.root_link] + propellers(result))
+    # ... mass included: all but the spinning propeller links' (and the 10 mg carriers, see
+    # gazebo.CARRIER_MASS)
     spinning = sum(result.vehicle.links[name].mass for name in result.vehicle.actuators)
-    assert float(base.findtext('inertial/mass')) == pytest.approx(
-        result.vehicle.total_mass - spinning, abs=1e-4)
+    assert float(xml.find(f"link[@name='{result.vehicle.root_link}']/inertial/mass").text) == \
+        pytest.approx(result.vehicle.total_mass - spinning, abs=1e-4)
 
 
 def test_one_thruster_per_fitted_propeller(case):
-    result, _, sdf = case
-    found = [p.findtext('joint_name') for p in thrusters(sdf.find('model'))]
+    result, _, _, xml = case
+    found = [p.findtext('joint_name') for p in thrusters(xml)]
     assert found and found == [f'{name}_joint' for name in propellers(result)]
+    assert all(p.findtext('velocity_control') == 'true' for p in thrusters(xml))
 
 
-def test_every_thruster_joint_exists_in_the_sdf(case):
-    _assert_thruster_joints(case[0], case[2].find('model'))
+def test_thruster_joints_are_revolute_about_the_thrust_axis(case):
+    """
+    Turn each continuous joint into a revolute one (+/-1e16 limits).
+
+    Its child is the propeller, its axis the part's +x, and it sits where our kinematics puts
+    it.
+    """
+    sdformat14 = gz_support.sdformat14()
+    result, _, model, _ = case
+    poses = kinematics.link_poses(result.vehicle)
+    for name in propellers(result):
+        joint = model.joint_by_name(f'{name}_joint')
+        assert joint is not None, f'{name}_joint'
+        assert joint.type() == sdformat14.JointType.REVOLUTE
+        assert joint.child_name() == name and joint.parent_name() == result.vehicle.root_link
+        axis = joint.axis(0).xyz()
+        origin, expected_axis = kinematics.joint_frame(result.vehicle, poses, f'{name}_joint')
+        placed = pose(joint.semantic_pose().resolve('__model__'))
+        same_pose(placed, poses[name])
+        world_axis = kinematics.rotate(placed.rotation, (axis.x(), axis.y(), axis.z()))
+        assert np.allclose(world_axis, expected_axis, atol=1e-9)
+        assert joint.axis(0).upper() >= 1e15 and joint.axis(0).lower() <= -1e15
 
 
 def test_the_gazebo_model_keeps_the_vehicles_mass(case):
-    """All mass lumps into the root link, and nothing is dropped: the converted mass is the
-    URDF's, plus the 10 mg given to each massless link that carries a propeller joint."""
-    result, _, sdf = case
-    model = sdf.find('model')
-    converted = sum(float(m.text) for m in model.iter('mass'))
+    """
+    All mass lumps into the root link, and nothing is dropped.
+
+    the converted mass is the URDF's, plus the 10 mg given to each massless link that carries a
+    propeller joint.
+    """
+    result, _, _, xml = case
+    converted = sum(float(m.text) for m in xml.iter('mass'))
     carriers = sum(1 for a in result.vehicle.actuators.values()
                    if result.vehicle.links[result.vehicle.joints[a.joint].parent].mass == 0.0)
     assert converted == pytest.approx(result.vehicle.total_mass + carriers * CARRIER_MASS,
                                       abs=1e-6)
 
 
-def _assert_thruster_joints(result, model):
-    joints = {j.get('name'): j for j in model.findall('joint')}
-    plugins = thrusters(model)
-    assert len(plugins) == len(propellers(result))
-    for plugin in plugins:
-        joint = joints.get(plugin.findtext('joint_name'))
-        assert joint is not None, f"{plugin.findtext('joint_name')} not in {sorted(joints)}"
-        assert joint.get('type') == 'revolute'  # continuous, as SDFormat writes it
-        instance = plugin.findtext('joint_name')[:-len('_joint')]
-        assert joint.findtext('child') == instance
-        assert [float(v) for v in joint.findtext('axis/xyz').split()] == [1.0, 0.0, 0.0]
+def test_the_lumped_links_remain_as_frames_where_they_were(case):
+    """
+    Keep every lumped link (and its joint) as a frame (SDFormat 14).
+
+    The TF frames the ROS side publishes exist in Gazebo too, at the same poses.
+    """
+    result, _, model, _ = case
+    poses = kinematics.link_poses(result.vehicle)
+    lumped = set(result.vehicle.links) - {result.vehicle.root_link} - set(propellers(result))
+    assert lumped
+    for link in lumped:
+        assert model.frame_name_exists(link), link
+        placed = model.frame_by_name(link).semantic_pose().resolve('__model__')
+        same_pose(pose(placed), poses[link])
 
 
-def test_the_echosounder_is_lumped_onto_the_base_at_its_beam_frame(case):
-    result, _, sdf = case
+def test_the_echosounder_sits_on_the_root_link_at_its_beam_frame(case):
+    result, _, model, xml = case
     names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
-    sensors = {s.get('name'): (link.get('name'), s)
-               for link in sdf.find('model').findall('link') for s in link.findall('sensor')}
+    root = model.link_by_name(result.vehicle.root_link)
+    sensors = {root.sensor_by_index(i).name(): root.sensor_by_index(i)
+               for i in range(root.sensor_count())}
     assert sorted(sensors) == sorted(e.instance for e in names.echosounders)
     poses = kinematics.link_poses(result.vehicle)
     for echo in names.echosounders:
-        link, sensor = sensors[echo.instance]
-        assert link == result.vehicle.root_link
-        # SDFormat 12 writes the lumped pose as the sensor's <pose>, in the base link frame.
-        values = [float(v) for v in sensor.findtext('pose').split()]
-        written = kinematics.Pose.from_xyz_rpy(values[:3], values[3:])
-        expected = poses[echo.link]
-        assert np.allclose(written.translation, expected.translation, atol=1e-6)
-        # Its angles are printed to 6 significant digits (pi/2 as 1.5708): 1e-5 is that.
-        assert np.allclose(written.rotation, expected.rotation, atol=1e-5)
-        assert sensor.findtext('topic') == echo.gz_scan_topic
-        assert sensor.findtext('gz_frame_id') == echo.frame_id
+        sensor = sensors[echo.instance]
+        # the converter prints the lumped sensor's angles to 6 digits (pi/2 as 1.57079)
+        same_pose(pose(sensor.semantic_pose().resolve('__model__')), poses[echo.link], 1e-5)
+        assert sensor.topic() == echo.gz_scan_topic
+        lidar, part = sensor.lidar_sensor(), result.catalogue[echo.type].echosounder
+        for axis in ('horizontal', 'vertical'):  # the cone: a square grid on both axes
+            assert getattr(lidar, f'{axis}_scan_samples')() == part.samples
+            assert getattr(lidar, f'{axis}_scan_min_angle')().radian() == \
+                pytest.approx(-part.beam_width / 2)
+            assert getattr(lidar, f'{axis}_scan_max_angle')().radian() == \
+                pytest.approx(part.beam_width / 2)
+        assert (lidar.range_min(), lidar.range_max()) == (part.range_min, part.range_max)
+        # gz-sensors 8 reads <gz_frame_id>: SDFormat 14 keeps it (warning: not in the spec)
+        written = xml.find(f".//sensor[@name='{echo.instance}']")
+        assert written.findtext('gz_frame_id') == echo.frame_id
 
 
 def test_gz_topics_of_the_model_are_the_bridge_topics(case):
-    result, _, sdf = case
-    model = sdf.find('model')
+    result, _, _, model = case
     published = {}
     for plugin in model.findall('plugin'):
         kind = plugin.get('name')
@@ -157,8 +212,8 @@ def test_gz_topics_of_the_model_are_the_bridge_topics(case):
         elif kind == 'gz::sim::systems::OdometryPublisher':
             published[plugin.findtext('odom_topic')] = 'GZ_TO_ROS'
             published[plugin.findtext('tf_topic')] = 'GZ_TO_ROS'
-    for sensor in model.iter('sensor'):
-        published[sensor.findtext('topic')] = 'GZ_TO_ROS'
+    for sensor in model.iter('sensor'):  # gz-sensors: the point cloud on <topic>/points
+        published[sensor.findtext('topic') + '/points'] = 'GZ_TO_ROS'
     bridged = {e['gz_topic_name']: e['direction'] for e in yaml.safe_load(result.bridge_yaml)
                if e['gz_topic_name'] != '/clock'}  # the clock comes from the server
     assert published == bridged
@@ -167,28 +222,56 @@ def test_gz_topics_of_the_model_are_the_bridge_topics(case):
 
 
 def test_removing_the_ping_removes_sensor_and_bridge_entry(tmp_path):
+    sdformat14 = gz_support.sdformat14()
     config = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n')
     result = build(config)
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
-    assert list(to_sdf(path).iter('sensor')) == []
-    assert 'LaserScan' not in result.bridge_yaml
+    root = sdformat14.Root()
+    root.load(str(path))
+    assert root.model().link_by_name('base_link').sensor_count() == 0
+    assert 'PointCloud' not in result.bridge_yaml
     assert '/ping/' not in result.bridge_yaml
 
 
-# -- the world -----------------------------------------------------------------------------------
+# -- the second check: Debian's SDFormat 12 (ign sdf) ---------------------------------------
 
-WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
+# SDFormat before 13.5 / 12.7 (Debian 12 has 12.3) stops at a link without mass even when a
+# fixed joint lumps it away, dropping every link and joint below it (sdformat issue 199);
+# Harmonic's SDFormat 14 lumps such links and keeps what hangs below them. The resolver's slot
+# links are massless, so without the carrier mass the propellers' joints would vanish there.
+
+def ign_sdf(path) -> ElementTree.Element:
+    result = run([tool('ign'), 'sdf', '-p', path])
+    assert result.returncode == 0, result.stderr
+    return ElementTree.fromstring(result.stdout)
 
 
-def test_the_world_is_valid_sdformat():
+@pytest.mark.parametrize('param', CASES, ids=IDS)
+def test_sdformat12_keeps_the_thruster_joints(param, tmp_path):
+    result, path = build_case(param, tmp_path)
+    model = ign_sdf(path).find('model')
+    joints = {j.get('name'): j for j in model.findall('joint')}
+    assert len(thrusters(model)) == len(propellers(result))
+    for plugin in thrusters(model):
+        joint = joints.get(plugin.findtext('joint_name'))
+        assert joint is not None, f"{plugin.findtext('joint_name')} not in {sorted(joints)}"
+        assert joint.get('type') == 'revolute'
+
+
+def test_the_world_is_valid_for_sdformat12():
     result = run([tool('ign'), 'sdf', '-k', WORLD])
     assert result.returncode == 0, result.stdout + result.stderr
     assert 'Valid.' in result.stdout
 
 
+# -- the world -----------------------------------------------------------------------------------
+
 def test_the_world_has_sea_water_below_zero_and_a_seabed_at_20_m():
-    world = to_sdf(WORLD).find('world')
+    sdformat14 = gz_support.sdformat14()
+    root = sdformat14.Root()
+    root.load(str(WORLD))  # 0 errors
+    world = ElementTree.fromstring(root.to_string()).find('world')
     assert world.get('name') == 'water'
     assert float(world.findtext('physics/max_step_size')) == 0.004
     assert float(world.findtext('physics/real_time_factor')) == 1.0
@@ -210,3 +293,14 @@ def test_the_world_has_sea_water_below_zero_and_a_seabed_at_20_m():
     assert surface.find('link/collision') is None
     assert 0 < float(surface.findtext('link/visual/transparency')) < 1
     assert world.find('light') is not None
+
+
+def test_the_buoyancy_model_uses_the_worlds_densities():
+    """buoyancy.py's water and air are the shipped world's graded densities."""
+    from bluerobotics_parts import buoyancy
+
+    graded = ElementTree.parse(WORLD).getroot().find(
+        "world/plugin[@name='gz::sim::systems::Buoyancy']/graded_buoyancy")
+    assert float(graded.findtext('default_density')) == buoyancy.SEA_WATER_DENSITY
+    assert float(graded.findtext('density_change/density')) == buoyancy.AIR_DENSITY
+    assert float(graded.findtext('density_change/above_depth')) == 0.0

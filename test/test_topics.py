@@ -56,6 +56,8 @@ def test_default_echosounder(default):
     (ping,) = default.echosounders
     assert (ping.instance, ping.link, ping.frame_id) == ('ping', 'ping_beam', 'blueboat/ping_beam')
     assert ping.gz_scan_topic == ping.ros_scan_topic == '/blueboat/ping/scan'
+    # gz-sensors publishes the gpu_lidar's point cloud on <topic>/points (GpuLidarSensor::Load)
+    assert ping.gz_points_topic == '/blueboat/ping/scan/points'
     assert ping.ros_range_topic == '/blueboat/ping/range'
 
 

@@ -101,7 +101,11 @@ class Foam:
     """
     Buoyancy foam blocks of a given footprint and a height solved for the displacement.
 
-    They grow up from ``bottom`` or down from ``top``.
+    They grow up from ``bottom`` or down from ``top``. Each block's collision is ``split``
+    into a grid of boxes (x, y): at the surface gz's graded Buoyancy cuts every box level in
+    its own frame, so a tilted block loses its own waterplane's restoring moment; smaller
+    boxes lose less (bluerobotics_parts/stability.py measures it; test_hydrostatics.py holds
+    every shipped vehicle to 4% of exact).
     """
 
     footprint: tuple  # x, y
@@ -110,12 +114,17 @@ class Foam:
     bottom: float | None = None
     top: float | None = None
     height: float | None = None  # fixed instead of solved (a block the other frame solved)
+    split: tuple = (3, 2)
 
     def shapes(self, height: float) -> list:
         z = self.bottom + height / 2 if self.bottom is not None else self.top - height / 2
         note = f'{self.note}; height derived for the displacement'
-        return [Shape('box', (self.footprint[0], self.footprint[1], height), (x, y, z), note)
-                for x, y in self.centres]
+        nx, ny = self.split
+        size = (self.footprint[0] / nx, self.footprint[1] / ny, height)
+        return [Shape('box', size, (x + (i + 0.5) * size[0] - self.footprint[0] / 2,
+                                    y + (j + 0.5) * size[1] - self.footprint[1] / 2, z),
+                      f'{note}; one of {nx} x {ny} boxes of the block')
+                for x, y in self.centres for i in range(nx) for j in range(ny)]
 
 
 @dataclass

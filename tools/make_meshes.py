@@ -89,8 +89,9 @@ PING_GLAND_OFFSET = 0.22     # gland offset from the axis (toward +z) / Ping dia
 
 BATTERY_FILLET = 0.2         # edge radius / smallest battery dimension
 
-ROV_BODY_FILLET = 0.2        # edge radius of the BlueROV2 frame's blocks and plates / their thinnest side
+ROV_BODY_FILLET = 0.2        # edge radius of the BlueROV2 camera block / its thinnest side
 ROV_TUBE_CHAMFER = 0.08      # end chamfer of the BlueROV2 enclosures / tube radius
+ROV_VISUAL_GAP = 0.0003      # m, each BlueROV2 frame block drawn this much inside its collision box
 LUMEN_CHAMFER = 0.12         # back edge chamfer of the Lumen body / its diameter
 LUMEN_BEZEL = 0.1            # lens bezel step / Lumen diameter
 CAMERA_LENS_RADIUS = 0.15    # camera lens barrel radius / camera mount width
@@ -101,11 +102,7 @@ HULL_END_RINGS = 8           # rings in each rounded hull end
 CROSS_MEMBER_WIDTH = 0.04    # m, along x
 CROSS_MEMBER_HEIGHT = 0.03   # m
 SADDLE_WIDTH = 0.8           # saddle block width along x / cross member width
-DECK_TRAY_THICKNESS = 0.01   # m
-DECK_TRAY_WIDTH = 0.6        # deck tray width / clear span between the hulls
-DECK_BOX_LENGTH = 0.45       # electronics box length / cross member spacing
-DECK_BOX_WIDTH = 0.85        # electronics box width / deck tray width
-DECK_FILLET = 0.01           # m, edge radius of the deck box and cross members
+DECK_FILLET = 0.01           # m, edge radius of the cross members
 MOTOR_STRUT_CHORD = 1.5      # motor strut chord / motor diameter
 MOTOR_STRUT_THICKNESS = 0.3  # motor strut thickness / motor diameter
 MOTOR_MOUNT_NOSE = 0.6       # rounded nose of the motor mount boss / motor diameter
@@ -412,11 +409,16 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_chassis(part: dict, library: dict) -> Mesh:
-    """BlueBoat: two pontoon hulls at the hull data, the deck frame whose tops are where the
-    flag, payload and mast slots sit, and a strut down to each motor slot."""
+    """
+    Build the BlueBoat: two pontoon hulls, two cross members, a strut to each motor.
+
+    The hulls at the hull data; the cross members' tops are the deck sockets (payload forward;
+    mast and flag aft).
+    """
     d, slots = dimensions(part), part['slots']
     hulls = [pontoon_hull(d, side) for side in (1, -1)]
-    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'], default_occupant(slots[name], library))
+    struts = [motor_strut(slot_xyz(slots, name), d['hull_z'],
+                          default_occupant(slots[name], library))
               for name in ('motor_port', 'motor_stbd')]
     return combine(*hulls, deck_frame(d, slots), *struts)
 
@@ -439,27 +441,28 @@ def pontoon_hull(d: dict, side: int) -> Mesh:
 
 
 def deck_frame(d: dict, slots: dict) -> Mesh:
-    """Cross members whose tops are the payload (forward) and flag (aft) slot heights, saddles
-    down into the hulls, a deck tray between the members and the electronics box on it, whose
-    top is the mast slot."""
+    """
+    Build the cross members between the hulls, with saddles down into them.
+
+    The forward one runs under the payload socket, the aft one under the mast and flag
+    sockets, each member's top at its sockets' height (the sockets the reference description
+    measured on the delivered mesh; the BlueBoat keeps its electronics in the hulls, so nothing
+    else stands on the deck).
+    """
     radius = d['hull_radius']
-    forward, aft, mast = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag'), slot_xyz(slots, 'mast')
+    forward, aft = slot_xyz(slots, 'payload'), slot_xyz(slots, 'flag')
+    mast = slot_xyz(slots, 'mast')
+    if abs(aft[0] - mast[0]) > 1e-9 or abs(aft[2] - mast[2]) > 1e-9:
+        raise ValueError('the mast and flag sockets sit on the same (aft) cross member')
     frame = []
     for x, top in ((forward[0], forward[2]), (aft[0], aft[2])):
-        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT), DECK_FILLET,
-                                 centre=(x, 0.0, top - CROSS_MEMBER_HEIGHT / 2)))
+        middle = top - CROSS_MEMBER_HEIGHT / 2
+        frame.append(rounded_box((CROSS_MEMBER_WIDTH, 2 * d['hull_y'], CROSS_MEMBER_HEIGHT),
+                                 DECK_FILLET, centre=(x, 0.0, middle)))
         saddle = SADDLE_WIDTH * CROSS_MEMBER_WIDTH / 2  # narrower than the member: no shared faces
         for side in (1, -1):  # saddles from the hull centre line up into the member
             frame.append(box((x - saddle, side * d['hull_y'] - radius / 2, d['hull_z']),
-                             (x + saddle, side * d['hull_y'] + radius / 2, top - CROSS_MEMBER_HEIGHT / 2)))
-    # The tray runs between the members at mid-height of the lower one; the box sits in it.
-    tray_top = min(forward[2], aft[2]) - CROSS_MEMBER_HEIGHT / 2 + DECK_TRAY_THICKNESS / 2
-    tray_width = DECK_TRAY_WIDTH * 2 * (d['hull_y'] - radius)
-    frame.append(box((aft[0], -tray_width / 2, tray_top - DECK_TRAY_THICKNESS),
-                     (forward[0], tray_width / 2, tray_top)))
-    box_bottom = tray_top - DECK_TRAY_THICKNESS / 2
-    box_size = (DECK_BOX_LENGTH * (forward[0] - aft[0]), DECK_BOX_WIDTH * tray_width, mast[2] - box_bottom)
-    frame.append(rounded_box(box_size, DECK_FILLET, centre=(mast[0], mast[1], (mast[2] + box_bottom) / 2)))
+                             (x + saddle, side * d['hull_y'] + radius / 2, middle)))
     return combine(*frame)
 
 
@@ -575,7 +578,7 @@ def bluerov2_frame(part: dict, library: dict) -> Mesh:
     visual shows where the vehicle's displacement is. A box of square cross-section much longer
     in x is an enclosure (the tool that derives the frame writes tubes as boxes of equal area,
     see tools/derive_bluerov2.py): drawn as the tube, the widest one ending forward in its dome.
-    The other boxes (panels, foam) are drawn with rounded edges."""
+    The other boxes (panels, foam) are drawn as blocks."""
     boxes = [(tuple(float(v) for v in item['box']),
               tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0)))) for item in part['collision']]
 
@@ -588,8 +591,9 @@ def bluerov2_frame(part: dict, library: dict) -> Mesh:
         if is_tube(size):
             radius = size[1] / math.sqrt(math.pi)  # the tube of the box's cross-section area
             solids.append(enclosure(radius, size[0], centre, dome=size[1] == widest))
-        else:
-            solids.append(rounded_box(size, ROV_BODY_FILLET * min(size), centre))
+        else:  # plain blocks a hair smaller, so that abutting ones (split foam) share no vertex
+            half = np.array(size) / 2 - ROV_VISUAL_GAP
+            solids.append(box(np.array(centre) - half, np.array(centre) + half))
     return combine(*solids)
 
 

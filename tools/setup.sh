@@ -39,4 +39,7 @@ fi
 
 echo "setup: installing bluerobotics_parts${extras} into .venv"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
+if [ "${1:-}" = "test" ]; then
+  tools/setup_gz.sh  # Gazebo Harmonic from ../shared/gz-harmonic, when there
+fi
 echo "setup: done (.venv/bin/bluerobotics-parts, .venv/bin/check_assembly)"

@@ -1,0 +1,157 @@
+"""
+Every element the Gazebo composition may write into a ``<plugin>`` or a ``<sensor>``.
+
+Per system or sensor: element -> (meaning, unit, where the reading code is). An element a
+system does not read is silently ignored by Gazebo (``<water_density>`` in Hydrodynamics was,
+for the whole 8.x series), so gazebo.py checks every element it writes against these tables
+(``unread``) and test_gazebo.py checks every composed config the same way. Sources are the
+release tags the package targets: gazebosim/gz-sim ``gz-sim8_8.14.0``, gazebosim/gz-sensors
+``gz-sensors8_8.2.2`` (Harmonic) and ``gz-sensors9_9.2.0`` (Ionic), gazebosim/sdformat
+``sdformat14_14.9.0`` (the sensor elements of the SDF spec, which gz-sensors reads through
+sdformat's classes).
+"""
+
+from __future__ import annotations
+
+GZ_SIM = 'gazebosim/gz-sim gz-sim8_8.14.0 '
+THRUSTER_CC = GZ_SIM + 'src/systems/thruster/Thruster.cc, Thruster::Configure'
+HYDRODYNAMICS_CC = GZ_SIM + 'src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::Configure'
+JOINT_STATE_CC = (GZ_SIM + 'src/systems/joint_state_publisher/JointStatePublisher.cc, '
+                  'JointStatePublisher::Configure')
+ODOMETRY_CC = (GZ_SIM + 'src/systems/odometry_publisher/OdometryPublisher.cc, '
+               'OdometryPublisher::Configure')
+SENSOR_SDF = 'gazebosim/sdformat sdformat14_14.9.0 sdf/1.11/sensor.sdf'
+LIDAR_SDF = ('gazebosim/sdformat sdformat14_14.9.0 sdf/1.11/lidar.sdf (read by src/Lidar.cc; '
+             'gz-sensors8 src/Lidar.cc, src/GpuLidarSensor.cc)')
+
+THRUSTER = {
+    'namespace': ('topic namespace: commands arrive on /<namespace>/<topic>', 'name',
+                  THRUSTER_CC),
+    'joint_name': ('the joint the propeller spins on; thrust acts along its axis', 'name',
+                   THRUSTER_CC),
+    'topic': ('thrust command topic, relative to the namespace', 'name', THRUSTER_CC),
+    'thrust_coefficient': ('K_T in T = K_T rho D^4 w |w|: sets the spin speed and, by its '
+                           'sign, the spin sense (ThrustToAngularVec)', '1', THRUSTER_CC),
+    'fluid_density': ('rho in the same relation (spin speed only; the force is the command)',
+                      'kg/m^3', THRUSTER_CC),
+    'propeller_diameter': ('D in the same relation', 'm', THRUSTER_CC),
+    'velocity_control': ('set the joint velocity directly (JointVelocityCmd) instead of a PID '
+                         'torque on the propeller', 'bool', THRUSTER_CC),
+    'max_thrust_cmd': ('commands above are clamped to it (OnCmdThrust)', 'N', THRUSTER_CC),
+    'min_thrust_cmd': ('commands below are clamped to it (OnCmdThrust)', 'N', THRUSTER_CC),
+}
+
+_FORCES = {'x': ('surge force', 'N'), 'y': ('sway force', 'N'), 'z': ('heave force', 'N'),
+           'k': ('roll moment', 'N m'), 'm': ('pitch moment', 'N m'),
+           'n': ('yaw moment', 'N m')}
+_SPEEDS = {'U': ('surge', 'm/s'), 'V': ('sway', 'm/s'), 'W': ('heave', 'm/s'),
+           'P': ('roll rate', 'rad/s'), 'Q': ('pitch rate', 'rad/s'),
+           'R': ('yaw rate', 'rad/s')}
+
+
+def _hydrodynamics() -> dict:
+    """
+    Return what Hydrodynamics reads.
+
+    For every force f and velocities v, w (SNAME names): linear damping <fv>, quadratic
+    damping <fvabsw> (f per v |w|), and added mass <fDotv>.
+    """
+    table = {
+        'link_name': ('the link the hydrodynamic wrench acts on', 'name', HYDRODYNAMICS_CC),
+        'disable_added_mass': ('leave out the added-mass terms <fDotv>', 'bool',
+                               HYDRODYNAMICS_CC),
+        'default_current': ('water current velocity in the world frame, subtracted from the '
+                            "link's velocity (or /ocean_current at run time)", 'm/s',
+                            HYDRODYNAMICS_CC),
+    }
+    for f, (force, force_unit) in _FORCES.items():
+        for v, (speed, speed_unit) in _SPEEDS.items():
+            table[f + v] = (f'linear damping: {force} per {speed}',
+                            f'{force_unit} per {speed_unit}', HYDRODYNAMICS_CC)
+            table[f'{f}Dot{v}'] = (f'added mass: {force} per {speed} rate',
+                                   f'{force_unit} per {speed_unit}/s', HYDRODYNAMICS_CC)
+            for w, (other, other_unit) in _SPEEDS.items():
+                table[f'{f}{v}abs{w}'] = (
+                    f'quadratic damping: {force} per {speed} times |{other}|',
+                    f'{force_unit} per ({speed_unit} {other_unit})', HYDRODYNAMICS_CC)
+    return table
+
+
+HYDRODYNAMICS = _hydrodynamics()
+
+JOINT_STATE_PUBLISHER = {
+    'topic': ('where the model joint states are published (gz.msgs.Model)', 'name',
+              JOINT_STATE_CC),
+}
+
+ODOMETRY_PUBLISHER = {
+    'odom_topic': ('odometry topic (gz.msgs.Odometry)', 'name', ODOMETRY_CC),
+    'tf_topic': ('odom -> base transform topic (gz.msgs.Pose_V)', 'name', ODOMETRY_CC),
+    'odom_frame': ("the odometry's fixed frame id", 'name', ODOMETRY_CC),
+    'robot_base_frame': ("the odometry's child frame id", 'name', ODOMETRY_CC),
+    'dimensions': ('2 (planar) or 3', '1', ODOMETRY_CC),
+}
+
+_AXIS = {'samples': ('rays along the axis', 'count'),
+         'resolution': ('range samples per ray (1 for one per ray)', '1'),
+         'min_angle': ('first ray angle (horizontal: about z; vertical: toward +z)', 'rad'),
+         'max_angle': ('last ray angle', 'rad')}
+
+GPU_LIDAR = {
+    'pose': ('the sensor frame in its link', 'm, rad', SENSOR_SDF),
+    'always_on': ('update even with no subscriber', 'bool', SENSOR_SDF),
+    'update_rate': ('scans per second', 'Hz', SENSOR_SDF),
+    'visualize': ('draw the rays in the GUI', 'bool', SENSOR_SDF),
+    'topic': ('LaserScan topic; the point cloud goes to <topic>/points', 'name',
+              SENSOR_SDF + '; gz-sensors8 src/GpuLidarSensor.cc, GpuLidarSensor::Load'),
+    'gz_frame_id': ('frame id of the messages (Harmonic)', 'name',
+                    'gazebosim/gz-sensors gz-sensors8_8.2.2 src/Sensor.cc, SensorPrivate::'
+                    'PopulateFromSDF'),
+    'frame_id': ('frame id of the messages (Ionic and later: gz_frame_id deprecated)', 'name',
+                 'gazebosim/gz-sensors gz-sensors9_9.2.0 src/Sensor.cc; gazebosim/sdformat '
+                 'sdformat15_15.4.0 sdf/1.12/sensor.sdf'),
+    'lidar': ('the ray pattern', '-', LIDAR_SDF),
+    'lidar/scan': ('the ray pattern', '-', LIDAR_SDF),
+    'lidar/scan/horizontal': ('rays about the sensor z axis', '-', LIDAR_SDF),
+    'lidar/scan/vertical': ('rows of rays toward the sensor z axis', '-', LIDAR_SDF),
+    'lidar/range': ('measurable interval', '-', LIDAR_SDF),
+    'lidar/range/min': ('nearest measurable range (closer: -inf, REP 117)', 'm', LIDAR_SDF),
+    'lidar/range/max': ('farthest measurable range (beyond: +inf)', 'm', LIDAR_SDF),
+}
+for _axis in ('horizontal', 'vertical'):
+    for _name, (_meaning, _unit) in _AXIS.items():
+        GPU_LIDAR[f'lidar/scan/{_axis}/{_name}'] = (_meaning, _unit, LIDAR_SDF)
+
+PLUGINS = {
+    'gz::sim::systems::Thruster': THRUSTER,
+    'gz::sim::systems::Hydrodynamics': HYDRODYNAMICS,
+    'gz::sim::systems::JointStatePublisher': JOINT_STATE_PUBLISHER,
+    'gz::sim::systems::OdometryPublisher': ODOMETRY_PUBLISHER,
+}
+SENSORS = {'gpu_lidar': GPU_LIDAR}
+
+
+def unread(element) -> list[str]:
+    """
+    Paths of the elements inside a ``<plugin>`` or ``<sensor>`` its table does not list.
+
+    An element is named by its path below the plugin or sensor ('lidar/scan/horizontal').
+    A plugin or sensor type without a table is reported whole.
+    """
+    if element.tag == 'plugin':
+        table, kind = PLUGINS.get(element.get('name')), element.get('name')
+    else:
+        table, kind = SENSORS.get(element.get('type')), f"{element.get('type')} sensor"
+    if table is None:
+        return [f'{kind}: no table of the elements it reads']
+    found = []
+
+    def walk(node, prefix):
+        for child in node:
+            path = prefix + child.tag
+            if path not in table:
+                found.append(f'{kind}: {path}')
+            walk(child, path + '/')
+
+    walk(element, '')
+    return found

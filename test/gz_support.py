@@ -1,0 +1,315 @@
+"""
+The real Gazebo Harmonic for the tests: SDFormat 14 and a headless gz-sim 8.14 server.
+
+Both come from ../shared/gz-harmonic/ (see its README), which tools/setup_gz.sh unpacks into
+.gz/prefix2 with the Debian packages they need. A clone without ../shared skips the tests that
+need them, with the reason; with CI=true and ../shared present nothing skips: a missing piece
+fails the test.
+
+``simulate`` runs one scenario in a fresh process (this file run as a script): the composed
+URDF is converted by SDFormat 14 exactly as gz-sim loads a URDF, put into the shipped world
+config/worlds/water.sdf (read, not copied: only the Sensors system is taken out, which the
+headless build lacks, and the real-time factor is set to 0 so it runs as fast as it can, plus
+the step size when a scenario asks), and stepped by ``gz.sim8.TestFixture``. Thrust commands
+go through gz-transport to the Thruster systems, as the bridge sends them; pose disturbances
+go through the model's world-pose command. The base link's pose and velocities (and chosen
+joints' velocities) come back sampled in time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+import subprocess
+import sys
+import tempfile
+from xml.etree import ElementTree
+
+REPO = Path(__file__).resolve().parent.parent
+PREFIX = REPO / '.gz' / 'prefix2'
+PYTHON_PATH = PREFIX / 'lib' / 'python'
+WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
+SENSORS_SYSTEM = 'gz::sim::systems::Sensors'
+
+
+def shared_dir() -> Path | None:
+    """../shared/gz-harmonic (or BLUEROBOTICS_GZ_HARMONIC), as tools/setup_gz.sh finds it."""
+    named = os.environ.get('BLUEROBOTICS_GZ_HARMONIC')
+    candidates = [Path(named)] if named else [REPO.parent / 'shared' / 'gz-harmonic',
+                                              REPO.parent.parent / 'shared' / 'gz-harmonic']
+    return next((c for c in candidates if c.is_dir()), None)
+
+
+def missing() -> str | None:
+    """Why Gazebo cannot run here (None when it can)."""
+    if shared_dir() is None:
+        return ('Gazebo Harmonic is not available: no ../shared/gz-harmonic beside this checkout '
+                '(the headless gz-sim 8.14 and SDFormat 14 builds; see tools/setup_gz.sh)')
+    if not (PYTHON_PATH / 'gz').is_dir():
+        return (f'../shared/gz-harmonic is there but not unpacked into {PREFIX}: run '
+                'tools/setup.sh test (it calls tools/setup_gz.sh)')
+    try:
+        import google.protobuf  # noqa: F401  (gz.msgs10 needs it)
+    except ImportError:
+        return 'protobuf is not installed in this Python: run tools/setup.sh test'
+    return None
+
+
+def require() -> None:
+    """Skip (or, under CI with ../shared present, fail) a test that needs Gazebo."""
+    import pytest
+
+    reason = missing()
+    if reason is None:
+        return
+    if shared_dir() is not None and os.environ.get('CI', '').lower() == 'true':
+        pytest.fail(reason + ' (CI=true: the Gazebo tests must not skip)')
+    pytest.skip(reason)
+
+
+def sdformat14():
+    """Return the sdformat14 module of the prefix (after ``require``)."""
+    require()
+    if str(PYTHON_PATH) not in sys.path:
+        sys.path.insert(0, str(PYTHON_PATH))
+    import gz.math7  # noqa: F401  (sdformat14's poses are gz.math7 types)
+    import sdformat14
+
+    return sdformat14
+
+
+def gz_sdf_print(path: Path) -> str:
+    """
+    ``gz sdf -p FILE`` of the prefix.
+
+    the file as SDFormat 14 converts and prints it, element by element (custom elements such as
+    <gz_frame_id> included, which the object model's ``to_string`` leaves out).
+    """
+    require()
+    env = dict(os.environ, PATH=os.pathsep.join([str(PREFIX / 'bin'), os.environ.get('PATH', '')]))
+    result = subprocess.run([str(PREFIX / 'bin' / 'gz'), 'sdf', '-p', str(path)], env=env,
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    if result.returncode != 0:
+        raise AssertionError(f'gz sdf -p {path} failed: {result.stderr[-2000:]}')
+    return result.stdout
+
+
+def resource_folder(under: Path) -> Path:
+    """
+    Return a folder for GZ_SIM_RESOURCE_PATH that resolves the package's meshes.
+
+    In it, model://bluerobotics_parts/... (package:// in the URDF) is this checkout.
+    """
+    folder = under / 'resources'
+    folder.mkdir(parents=True, exist_ok=True)
+    link = folder / 'bluerobotics_parts'
+    if not link.exists():
+        link.symlink_to(REPO, target_is_directory=True)
+    return folder
+
+
+def environment(folder: Path) -> dict:
+    """
+    Return the process environment of a simulation.
+
+    Loopback-only transport on a partition of its own, the prefix's Python modules, the
+    package's meshes.
+    """
+    env = dict(os.environ)
+    env.update({
+        'GZ_IP': '127.0.0.1',
+        'GZ_PARTITION': f'bluerobotics_parts_test_{os.getpid()}_{folder.name}',
+        'PYTHONPATH': os.pathsep.join([str(PYTHON_PATH), env.get('PYTHONPATH', '')]).rstrip(
+            os.pathsep),
+        'PATH': os.pathsep.join([str(PREFIX / 'bin'), env.get('PATH', '')]),
+        'GZ_SIM_RESOURCE_PATH': str(resource_folder(folder)),
+    })
+    return env
+
+
+class Trace:
+    """
+    What a simulation recorded.
+
+    per sample, time (s), base link pose (x y z m, roll pitch yaw deg), world linear velocity
+    (m/s), world angular velocity (rad/s), joint velocities.
+    """
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.time = data['time']
+        self.pose = data['pose']
+        self.velocity = data['velocity']
+        self.angular = data['angular']
+        self.joints = data['joints']
+        self.wall = data['wall']
+
+    def at(self, t: float) -> int:
+        """Return the index of the first sample at or after time t."""
+        return next(i for i, s in enumerate(self.time) if s >= t - 1e-9)
+
+    def window(self, start: float, end: float) -> range:
+        return range(self.at(start), self.at(end) if end < self.time[-1] else len(self.time))
+
+    def angle(self, i: int, axis: str) -> float:
+        return self.pose[i][3 + 'rpy'.index(axis)]
+
+    def surge(self, i: int) -> float:
+        """Velocity along the base link's heading (m/s)."""
+        yaw = math.radians(self.pose[i][5])
+        vx, vy = self.velocity[i][:2]
+        return vx * math.cos(yaw) + vy * math.sin(yaw)
+
+
+def simulate(urdf: Path, seconds: float, events=(), step: float = 0.004,
+             spawn=(0, 0, 0, 0, 0, 0), sample: float = 0.05, joints=(),
+             timeout: float = 600) -> Trace:
+    """
+    Run the shipped world with the vehicle of a composed URDF for ``seconds`` of sim time.
+
+    ``events``: dicts with ``t`` (s) and either ``thrust`` ({gz topic: N}, held until changed)
+    or ``tilt`` ([roll, pitch] in degrees added to the pose at that moment). ``spawn``: x y z
+    roll pitch yaw (m, deg) of the model. Returns the Trace; a failed run raises with its log.
+    """
+    require()
+    with tempfile.TemporaryDirectory(prefix='gz_run_') as temporary:
+        folder = Path(temporary)
+        spec = {'urdf': str(urdf), 'seconds': seconds, 'events': list(events), 'step': step,
+                'spawn': list(spawn), 'sample': sample, 'joints': list(joints),
+                'world': str(WORLD), 'folder': str(folder), 'result': str(folder / 'trace.json')}
+        (folder / 'spec.json').write_text(json.dumps(spec), encoding='utf-8')
+        run = subprocess.run([sys.executable, __file__, str(folder / 'spec.json')],
+                             env=environment(folder), capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL, timeout=timeout)
+        result = folder / 'trace.json'
+        if run.returncode != 0 or not result.is_file():
+            raise AssertionError(f'the simulation failed (exit {run.returncode}):\n'
+                                 + (run.stdout + run.stderr)[-4000:])
+        return Trace(json.loads(result.read_text(encoding='utf-8')))
+
+
+# -- the runner (this file as a script, in the simulation's own process) -------------------------
+
+def derived_world(world_file: str, model: ElementTree.Element, step: float) -> ElementTree.Element:
+    """
+    Return the shipped world with ``model`` in it, without the Sensors system.
+
+    Stepped at ``step``, as fast as it goes (a real-time factor of 0).
+    """
+    tree = ElementTree.parse(world_file)
+    world = tree.getroot().find('world')
+    for plugin in world.findall('plugin'):
+        if plugin.get('name') == SENSORS_SYSTEM:
+            world.remove(plugin)
+    physics = world.find('physics')
+    physics.find('max_step_size').text = repr(step)
+    physics.find('real_time_factor').text = '0'  # as fast as it can (SimulationRunner.cc)
+    world.append(model)
+    return tree.getroot()
+
+
+def _run(spec: dict) -> None:
+    import time
+
+    import gz.math7 as gzmath
+    from gz.msgs10.double_pb2 import Double
+    from gz.sim8 import Joint, Link, Model, TestFixture, World, world_entity
+    import gz.transport13 as transport
+    import sdformat14
+
+    root = sdformat14.Root()
+    root.load(spec['urdf'])  # what gz-sim does with a URDF: SDFormat 14's conversion
+    model = ElementTree.fromstring(root.to_string()).find('model')
+    x, y, z, roll, pitch, yaw = spec['spawn']
+    # SDFormat 14 writes the model's <pose> (0 0 0 0 0 0); a second one would be ignored.
+    placed = model.find('pose')
+    if placed is None:
+        placed = ElementTree.SubElement(model, 'pose')
+    placed.attrib.clear()
+    placed.text = f'{x} {y} {z} {math.radians(roll)} {math.radians(pitch)} {math.radians(yaw)}'
+    world = derived_world(spec['world'], model, spec['step'])
+    world_file = Path(spec['folder']) / 'world.sdf'
+    world_file.write_bytes(ElementTree.tostring(world))
+    name = model.get('name')
+
+    fixture = TestFixture(str(world_file))
+    state = {'link': None, 'model': None, 'joints': {}, 'tilt': None}
+    trace = {'time': [], 'pose': [], 'velocity': [], 'angular': [],
+             'joints': {j: [] for j in spec['joints']}}
+    step = spec['step']
+    every = max(1, round(spec['sample'] / step))
+
+    def pre_update(info, ecm):
+        if state['link'] is None:
+            state['model'] = Model(World(world_entity(ecm)).model_by_name(ecm, name))
+            state['link'] = Link(state['model'].link_by_name(ecm, 'base_link'))
+            state['link'].enable_velocity_checks(ecm, True)
+            for joint in spec['joints']:
+                state['joints'][joint] = Joint(state['model'].joint_by_name(ecm, joint))
+                state['joints'][joint].enable_velocity_check(ecm, True)
+        if state['tilt'] is not None:
+            pose = state['link'].world_pose(ecm)
+            rot = pose.rot()
+            turned = gzmath.Pose3d(pose.pos().x(), pose.pos().y(), pose.pos().z(),
+                                   rot.roll() + math.radians(state['tilt'][0]),
+                                   rot.pitch() + math.radians(state['tilt'][1]), rot.yaw())
+            state['model'].set_world_pose_cmd(ecm, turned)
+            state['tilt'] = None
+
+    def post_update(info, ecm):
+        if info.iterations % every:
+            return
+        link = state['link']
+        pose, linear, angular = (link.world_pose(ecm), link.world_linear_velocity(ecm),
+                                 link.world_angular_velocity(ecm))
+        rot = pose.rot()
+        trace['time'].append(info.iterations * step)
+        trace['pose'].append([pose.pos().x(), pose.pos().y(), pose.pos().z(),
+                              math.degrees(rot.roll()), math.degrees(rot.pitch()),
+                              math.degrees(rot.yaw())])
+        trace['velocity'].append([linear.x(), linear.y(), linear.z()] if linear else None)
+        trace['angular'].append([angular.x(), angular.y(), angular.z()] if angular else None)
+        for joint, handle in state['joints'].items():
+            speed = handle.velocity(ecm)
+            trace['joints'][joint].append(speed[0] if speed else None)
+
+    fixture.on_pre_update(pre_update)
+    fixture.on_post_update(post_update)
+    fixture.finalize()
+    server = fixture.server()
+    node = transport.Node()
+    publishers, thrust = {}, {}
+    events = sorted(spec['events'], key=lambda e: e['t'])
+    chunk = max(1, round(0.1 / step))
+    total = round(spec['seconds'] / step)
+    started, done = time.monotonic(), 0
+    while done < total:
+        now = done * step
+        changed = False
+        while events and events[0]['t'] <= now + 1e-9:
+            event = events.pop(0)
+            if 'thrust' in event:
+                thrust.update(event['thrust'])
+                changed = True
+            if 'tilt' in event:
+                state['tilt'] = event['tilt']
+        for topic, value in thrust.items():  # repeated: a first message may precede discovery
+            if topic not in publishers:
+                publishers[topic] = node.advertise(topic, Double)
+                time.sleep(0.3)  # discovery
+            message = Double()
+            message.data = float(value)
+            publishers[topic].publish(message)
+        if changed:
+            time.sleep(0.05)  # let a changed command reach the Thruster before stepping
+        steps = min(chunk, total - done)
+        server.run(True, steps, False)
+        done += steps
+    trace['wall'] = time.monotonic() - started
+    Path(spec['result']).write_text(json.dumps(trace), encoding='utf-8')
+
+
+if __name__ == '__main__':
+    _run(json.loads(Path(sys.argv[1]).read_text(encoding='utf-8')))

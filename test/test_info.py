@@ -1,0 +1,152 @@
+"""
+``bluerobotics-parts info``: the figures against hand calculations.
+
+What the simulation shows is compared with the same figures in test_gz_behaviour.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bluerobotics_parts import buoyancy
+from bluerobotics_parts.catalogue import shipped
+from bluerobotics_parts.info import info_text, vehicle_info
+from conftest import cli, CONFIG_DIR, write_config
+import pytest
+
+RAFT = """\
+type: raft
+inertial:
+  mass: {mass}
+  mass_unverified: example
+  com: [0.0, 0.0, 0.0]
+  com_unverified: example
+  inertia: {{ixx: 1.0, ixy: 0.0, ixz: 0.0, iyy: 1.0, iyz: 0.0, izz: 1.0}}
+  inertia_unverified: example
+collision:
+  - box: [1.0, 1.0, 0.2]
+    box_unverified: example
+"""
+
+
+@pytest.fixture(scope='module')
+def default():
+    return vehicle_info(CONFIG_DIR / 'blueboat.yaml')
+
+
+def test_mass_and_centre_of_gravity_are_the_parts(default):
+    """
+    Add up the parts: 17.05 kg.
+
+    14.15 kg chassis, two 0.15 kg M200s, the 0.05 kg flag, two 1.15 kg batteries, the Ping kit
+    (0.1 kg bracket, 0.15 kg Ping).
+    """
+    assert default.mass == pytest.approx(14.15 + 2 * 0.15 + 0.05 + 2 * 1.15 + 0.1 + 0.15)
+    moment_y = (0.301 - 0.301) * 0.15 + 0.2 * 0.05 + (0.3615 - 0.3615) * 1.15 - 0.27 * 0.25
+    assert default.centre_of_gravity[1] == pytest.approx(moment_y / default.mass, abs=1e-9)
+
+
+def test_displacement_draft_and_metacentric_heights_by_hand(default):
+    """
+    The hulls.
+
+    2 x 6 boxes tiling 1.051 x 0.14404 x 0.1834 m at y = +/-0.3615, centre z 0.059. Level, V = m /
+    rho; BM = I / V with I the waterplane's second moment: roll 2 (L W y^2 + L W^3 / 12), pitch 2 W
+    L^3 / 12; for gz-sim 8 the boxes' own moments drop out (roll: L W^3 / 12; pitch: a 1/36 of it).
+    KB and KG from the hull bottom.
+    """
+    length, width, height, y, centre = 1.051, 0.14404, 0.1834, 0.3615, 0.059
+    volume = default.mass / buoyancy.SEA_WATER_DENSITY
+    draft = volume / (2 * length * width)  # the Ping kit's few cm^3 left out: 0.5%
+    bottom = centre - height / 2
+    kb, kg = draft / 2, default.centre_of_gravity[2] - bottom
+    exact, harmonic = default.rests['exact'], default.rests['harmonic']
+    assert exact.displaced_volume == pytest.approx(volume, rel=0.003)  # air above: 0.2%
+    assert exact.z == pytest.approx(-(bottom + draft), abs=0.001)
+    roll_moment = 2 * (length * width * y ** 2 + length * width ** 3 / 12)
+    pitch_moment = 2 * width * length ** 3 / 12
+    assert exact.gm_t == pytest.approx(roll_moment / volume + kb - kg, rel=0.01)
+    assert exact.gm_l == pytest.approx(pitch_moment / volume + kb - kg, rel=0.01)
+    assert harmonic.gm_t == pytest.approx(2 * length * width * y ** 2 / volume + kb - kg, rel=0.01)
+    assert harmonic.gm_l == pytest.approx(pitch_moment * (1 - 1 / 36) / volume + kb - kg,
+                                          rel=0.01)
+    assert exact.roll_stiffness == pytest.approx(exact.gm_t * default.mass * buoyancy.GRAVITY)
+
+
+def test_thrust_limits_and_top_speed_by_hand(default):
+    fraction = 8.2 / (2 * 5.63)  # the boat's static thrust over the two bench figures
+    assert [(limit.instance, limit.part_type) for limit in default.limits.values()] == [
+        ('motor_port', 'm200_weedless_prop_ccw'), ('motor_stbd', 'm200_weedless_prop_cw')]
+    for limit in default.limits.values():
+        assert limit.maximum == pytest.approx(55.2 * fraction, rel=1e-4)
+        assert limit.minimum == pytest.approx(-27.6 * fraction, rel=1e-4)
+    data = shipped()['blueboat_chassis'].hydrodynamics
+    a, b, thrust = -data['xUabsU'], -data['xU'], 2 * 55.2 * fraction
+    assert default.performance.forward_speed == pytest.approx(
+        (-b + math.sqrt(b * b + 4 * a * thrust)) / (2 * a), rel=1e-4)
+    assert default.performance.forward_speed == pytest.approx(3.0, rel=0.03)
+    assert default.performance.reverse_speed < 0
+    # one motor: its thrust at its 0.301 m lever, against nR r + nRabsR r |r|
+    moment = -0.301 * 55.2 * fraction
+    a, b = -data['nRabsR'], -data['nR']
+    assert default.performance.turn_yaw_rate == pytest.approx(
+        -(-b + math.sqrt(b * b + 4 * a * -moment)) / (2 * a), rel=1e-4)
+
+
+def test_the_command_prints_it(tmp_path):
+    result = cli('info', CONFIG_DIR / 'blueboat.yaml')
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert text == info_text(vehicle_info(CONFIG_DIR / 'blueboat.yaml'))
+    for words in ('mass: 17.050 kg', 'centre of gravity: (', 'displacement', 'trim (pitch',
+                  'draft, hull', 'GM_T', 'GM_L', 'exact', 'gz-sim 8 Buoyancy',
+                  'motor_port: m200_weedless_prop_ccw: -20.10 to 40.20 (bench -27.6 to 55.2)',
+                  'full ahead: 80.4 N -> surge 3.000 m/s', 'yaw rate'):
+        assert words in text, words
+    assert 'note: cylinder' not in text  # no shipped part has one
+
+
+def test_a_vehicle_without_hydrodynamics_or_propellers(tmp_path):
+    (tmp_path / 'raft.yaml').write_text(RAFT.format(mass=20.0), encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    result = cli('info', config)
+    assert result.returncode == 0, result.stderr
+    assert 'thrust limits: no propellers' in result.stdout
+    assert 'top speed: the base part has no hydrodynamics coefficients' in result.stdout
+    assert 'displacement' in result.stdout
+
+
+def test_a_vehicle_that_sinks_is_a_clean_error(tmp_path):
+    (tmp_path / 'raft.yaml').write_text(RAFT.format(mass=500.0), encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    result = cli('info', config)
+    assert result.returncode == 1
+    assert 'error: the vehicle sinks: 500.00 kg' in result.stderr
+    assert 'Traceback' not in result.stderr
+
+
+def test_a_cylinder_collision_is_noted(tmp_path):
+    cylinder = ('  - cylinder: {radius: 0.05, length: 0.3}\n    cylinder_unverified: example\n'
+                '    xyz: [0.0, 0.0, -0.1]\n    xyz_unverified: example\n')
+    (tmp_path / 'raft.yaml').write_text(RAFT.format(mass=20.0) + cylinder, encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    text = info_text(vehicle_info(config))
+    assert 'note: cylinder collisions on base_link: gz-sim 8.0 to 8.11 give them no buoyancy' \
+        in text
+
+
+def test_a_vehicle_gazebo_would_capsize_is_warned_about(tmp_path):
+    """
+    Warn about one box with the weight 0.3 m up.
+
+    Upright in still water (GM 3.9 m: the box's wide waterplane), but Gazebo's per-shape cut
+    keeps no waterplane term, so there GM = KB - KG < 0.
+    """
+    (tmp_path / 'raft.yaml').write_text(RAFT.format(mass=20.0).replace(
+        'com: [0.0, 0.0, 0.0]', 'com: [0.0, 0.0, 0.3]'), encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    info = vehicle_info(config)
+    assert info.rests['exact'].gm_t > 3 and info.rests['harmonic'].gm_t < 0
+    text = info_text(info)
+    assert 'warning: a negative GM: the vehicle does not stay upright in Gazebo' in text
+    assert 'upright in still water' not in text
