@@ -91,7 +91,7 @@ BATTERY_FILLET = 0.2         # edge radius / smallest battery dimension
 
 ROV_BODY_FILLET = 0.2        # edge radius of the BlueROV2 camera block / its thinnest side
 ROV_TUBE_CHAMFER = 0.08      # end chamfer of the BlueROV2 enclosures / tube radius
-ROV_VISUAL_GAP = 0.0003      # m, each BlueROV2 frame block drawn this much inside its collision box
+ROV_VISUAL_GAP = 0.0003      # m, each BlueROV2 frame block is drawn this far inside its box
 LUMEN_CHAMFER = 0.12         # back edge chamfer of the Lumen body / its diameter
 LUMEN_BEZEL = 0.1            # lens bezel step / Lumen diameter
 CAMERA_LENS_RADIUS = 0.15    # camera lens barrel radius / camera mount width
@@ -574,13 +574,17 @@ def blueboat_battery(part: dict, library: dict) -> Mesh:
 
 
 def bluerov2_frame(part: dict, library: dict) -> Mesh:
-    """BlueROV2 frame (standard or Heavy): its collision bodies drawn where they are, so the
-    visual shows where the vehicle's displacement is. A box of square cross-section much longer
-    in x is an enclosure (the tool that derives the frame writes tubes as boxes of equal area,
-    see tools/derive_bluerov2.py): drawn as the tube, the widest one ending forward in its dome.
-    The other boxes (panels, foam) are drawn as blocks."""
+    """
+    Draw a BlueROV2 frame (standard or Heavy) from its collision bodies.
+
+    The visual shows where the vehicle's displacement is. A box of square cross-section much
+    longer in x is an enclosure (tools/derive_bluerov2.py writes tubes as boxes of equal area):
+    drawn as the tube, the widest one ending forward in its dome. The other boxes (panels,
+    foam) are drawn as blocks.
+    """
     boxes = [(tuple(float(v) for v in item['box']),
-              tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0)))) for item in part['collision']]
+              tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0))))
+             for item in part['collision']]
 
     def is_tube(size):
         return math.isclose(size[1], size[2]) and size[0] > 2 * size[1]
@@ -598,20 +602,24 @@ def bluerov2_frame(part: dict, library: dict) -> Mesh:
 
 
 def enclosure(radius: float, length: float, centre, dome: bool) -> Mesh:
-    """A watertight enclosure along x: chamfered end caps, or a hemispherical dome forward."""
+    """Draw a watertight enclosure along x: chamfered end caps, or a dome forward."""
     chamfer = ROV_TUBE_CHAMFER * radius
     back, front = -length / 2, length / 2
     profile = [(back, radius - chamfer), (back + chamfer, radius)]
     if dome:
-        profile += [(a, r) for a, r, _ in quarter_round(front - radius, front, radius, FILLET_STEPS * 2)]
+        cap = quarter_round(front - radius, front, radius, FILLET_STEPS * 2)
+        profile += [(a, r) for a, r, _ in cap]
     else:
         profile += [(front - chamfer, radius), (front, radius - chamfer)]
     return lathe(profile, centre=centre)
 
 
 def lumen_light(part: dict, library: dict) -> Mesh:
-    """Lumen: a cylinder along x centred on the origin, chamfered at the back, with a bezel
-    step round the lens at the front face."""
+    """
+    Draw a Lumen light: a cylinder along x centred on the origin.
+
+    It is chamfered at the back, with a bezel step round the lens at the front face.
+    """
     d = dimensions(part)
     length, radius = d['length'], d['diameter'] / 2
     chamfer, bezel = LUMEN_CHAMFER * d['diameter'], LUMEN_BEZEL * d['diameter']
@@ -621,8 +629,11 @@ def lumen_light(part: dict, library: dict) -> Mesh:
 
 
 def bluerov2_camera_tilt(part: dict, library: dict) -> Mesh:
-    """The camera and its tilt servo as a rounded block centred on the tilt axis, with a lens
-    barrel ending at the lens frame."""
+    """
+    Draw the camera and its tilt servo as a rounded block centred on the tilt axis.
+
+    A lens barrel ends at the lens frame.
+    """
     d = dimensions(part)
     size = (d['length'], d['width'], d['height'])
     body = rounded_box(size, ROV_BODY_FILLET * min(size))
@@ -633,7 +644,7 @@ def bluerov2_camera_tilt(part: dict, library: dict) -> Mesh:
 
 
 def bluerov2_payload_skid(part: dict, library: dict) -> Mesh:
-    """The skid's rails and cross bars, as its collision boxes put them."""
+    """Draw the skid's rails and cross bars where its collision boxes are."""
     return combine(*[box(np.array(item['xyz'], float) - np.array(item['box'], float) / 2,
                          np.array(item['xyz'], float) + np.array(item['box'], float) / 2)
                      for item in part['collision']])
