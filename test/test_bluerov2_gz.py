@@ -20,14 +20,10 @@ from bluerobotics_parts import hydrostatics, propulsion
 from bluerobotics_parts.build import build
 from bluerobotics_parts.topics import vehicle_topics
 from conftest import CONFIG_DIR
+import gz_support
 import numpy as np
 import pytest
 from test_bluerov2_thrusters import AXES, FRAMES
-
-# The Gazebo harness is shared with the BlueBoat's tests (test/gz_support.py, from the physics
-# work); until it is merged here these tests skip with this reason.
-gz_support = pytest.importorskip('gz_support', reason='test/gz_support.py (the shared Gazebo '
-                                 'harness) is not in this checkout yet')
 
 DEPTH = 5.0  # m: deep enough that the surface plays no part for the first seconds
 DISTURBANCE = 20.0  # deg

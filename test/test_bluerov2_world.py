@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 from bluerobotics_parts.build import build
 from bluerobotics_parts.catalogue import shipped
 from conftest import CONFIG_DIR, REPO, run, tool
-import pytest
+import gz_support
 from test_launch_plan import make_plan, nodes_by_executable, option
 
 WORLD = REPO / 'config' / 'worlds' / 'underwater.sdf'
@@ -85,8 +85,6 @@ def test_the_rov_launches_into_it(tmp_path):
 
 
 def test_the_rov_rises_and_surfaces_in_it(tmp_path, monkeypatch):
-    gz_support = pytest.importorskip('gz_support', reason='test/gz_support.py (the shared '
-                                     'Gazebo harness) is not in this checkout yet')
     gz_support.require()
     monkeypatch.setattr(gz_support, 'WORLD', WORLD)
     path = tmp_path / 'robot_description.urdf'
