@@ -1,4 +1,19 @@
-"""``scan_to_range``: republishes a simulated Ping's scan as a sensor_msgs/msg/Range.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``scan_to_range``: republishes a simulated Ping's scan as a sensor_msgs/msg/Range.
 
 ros_gz bridges the Ping's gpu_lidar cone as a PointCloud2 (Range cannot be bridged, and a
 LaserScan would keep only one row of the cone: ``echosounder``'s module doc); this node turns
@@ -12,12 +27,16 @@ one per echosounder with the names from ``topics.py`` and the beam data from the
     field_of_view  full beam opening angle, rad
     min_range, max_range   the measurable interval, m
 
-The header stamp is the scan's, so the Range is as old as the measurement. Every rclpy import
-is inside a function: the module imports (and ``main`` explains itself) without ROS.
+The header stamp is the scan's, so the Range is as old as the measurement. SIGINT and SIGTERM,
+however many arrive and whenever, end the node cleanly with exit status 0: a terminal's Ctrl-C
+reaches every process of ``ros2 launch`` and launch then sends its own SIGINT, so a second one
+during the shutdown is the normal case. Every rclpy import is inside a function: the module
+imports (and ``main`` explains itself) without ROS.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 
 from .echosounder import EchosounderError, RangeReading, RangeSpec
@@ -34,18 +53,27 @@ PARAMETERS = {  # name -> default; the launch plan sets all of them
 
 
 def make_node(parameter_overrides=()):
-    """The rclpy node (rclpy must be initialised); ``parameter_overrides`` (rclpy Parameters)
-    stand in for --ros-args. Raises EchosounderError for parameters that describe no ranger."""
+    """
+    Return the rclpy node (rclpy must be initialised).
+
+    ``parameter_overrides`` (rclpy Parameters) stand in for --ros-args. Raises
+    EchosounderError for parameters that describe no ranger.
+    """
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile
     from sensor_msgs.msg import PointCloud2, Range
 
     class ScanToRange(Node):
+        """Publishes one Range per echosounder cloud."""
+
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
             for name, default in PARAMETERS.items():
                 self.declare_parameter(name, default)
-            value = lambda name: self.get_parameter(name).value  # noqa: E731
+
+            def value(name):
+                return self.get_parameter(name).value
+
             self.spec = RangeSpec(field_of_view=float(value('field_of_view')),
                                   min_range=float(value('min_range')),
                                   max_range=float(value('max_range')))
@@ -69,8 +97,9 @@ def make_node(parameter_overrides=()):
                 self.get_logger().warning(f'unusable scan: {error}', throttle_duration_sec=5.0)
                 return
             if reading is None:
-                self.get_logger().warning('scan without a usable ray (empty or all NaN): no Range',
-                                       throttle_duration_sec=5.0)
+                self.get_logger().warning(
+                    'scan without a usable ray (empty or all NaN): no Range',
+                    throttle_duration_sec=5.0)
                 return
             message = Range()
             message.header.stamp = scan.header.stamp
@@ -85,28 +114,67 @@ def make_node(parameter_overrides=()):
     return ScanToRange()
 
 
+class StopRequest:
+    """
+    Records SIGINT / SIGTERM instead of raising KeyboardInterrupt.
+
+    rclpy's own handlers are not installed (``SignalHandlerOptions.NO``): they raise
+    KeyboardInterrupt wherever the signal lands, also inside ``destroy_node``, and the node then
+    dies with exit code -2. Here a signal only sets a flag; the spin loop sees it within
+    ``SPIN_PERIOD`` seconds and shuts down once. From the first signal on, further ones are
+    ignored: Python resets a handler it installed to the default (die) while the interpreter
+    finalizes (CPython 3.11, Modules/signalmodule.c, _PySignal_Fini), and a late second
+    SIGINT would otherwise kill the exiting process.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.requested = False
+        for number in self.SIGNALS:
+            signal.signal(number, self._handle)
+
+    def _handle(self, number, frame) -> None:
+        self.request()
+
+    def request(self) -> None:
+        """Stop, and ignore every later SIGINT / SIGTERM (the process is on its way out)."""
+        self.requested = True
+        for number in self.SIGNALS:
+            signal.signal(number, signal.SIG_IGN)
+
+
+SPIN_PERIOD = 0.1  # s: the longest a stop request waits for the spin loop
+
+
 def main(argv=None) -> int:
-    """Console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
+    """Run the console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
+    stop = StopRequest()  # first: a signal during start-up must not raise either
     try:
         import rclpy
-        from rclpy.executors import ExternalShutdownException
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.signals import SignalHandlerOptions
     except ImportError as error:
         print(f'scan_to_range needs ROS 2 (rclpy and sensor_msgs): {error}. Source your ROS 2 '
               "setup (e.g. /opt/ros/jazzy/setup.bash) and the workspace's install/setup.bash, "
               'then run it with ros2 run bluerobotics_parts scan_to_range.', file=sys.stderr)
         return 1
-    rclpy.init(args=sys.argv if argv is None else argv)
+    rclpy.init(args=sys.argv if argv is None else argv,
+               signal_handler_options=SignalHandlerOptions.NO)
     try:
         node = make_node()
     except EchosounderError as error:
         print(f'scan_to_range: {error}', file=sys.stderr)
         rclpy.try_shutdown()
         return 1
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
     try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        while not stop.requested and rclpy.ok():
+            executor.spin_once(timeout_sec=SPIN_PERIOD)
     finally:
+        stop.request()  # however it ends, signals from now on find nothing to interrupt
+        executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
     return 0

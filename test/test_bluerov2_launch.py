@@ -1,3 +1,17 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
 """
 The launch logic on the BlueROV2 configs.
 
@@ -12,10 +26,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bluerobotics_parts import launch_plan
-from bluerobotics_parts.launch_plan import LaunchArgumentError
+from bluerobotics_parts.launch_arguments import LaunchArgumentError
 from conftest import CONFIG_DIR, write_config
 import pytest
-from test_launch_files import load, nodes, ros_launch, visit  # noqa: F401 (a fixture)
+from test_launch_files import load, nodes, prefix, ros_launch, visit  # noqa: F401 (fixtures)
 from test_launch_plan import make_plan, nodes_by_executable, option
 import yaml
 
@@ -104,8 +118,8 @@ def test_the_display_plan_shows_an_rov(tmp_path):
 @pytest.mark.parametrize('config', sorted(ROVS))
 def test_vehicle_launch_on_an_rov_config(ros_launch, tmp_path, monkeypatch, config):  # noqa: F811
     monkeypatch.setenv('ROS_HOME', str(tmp_path))
-    monkeypatch.setattr(launch_plan, 'running_gazebo_worlds', lambda *a, **k: ())
-    actions = visit(load('vehicle.launch.py'), {'config': str(CONFIG_DIR / config)})
+    actions = visit(load('vehicle.launch.py'), {'config': str(CONFIG_DIR / config),
+                                                'gazebo': 'false'})
     assert ('ros_gz_sim', 'create') in nodes(actions)
     assert (tmp_path / 'bluerobotics_parts' / ROVS[config][0] / 'bridge.yaml').is_file()
 

@@ -1,8 +1,23 @@
-"""The launch files as ROS 2 loads them, and the environment hook colcon installs.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 
-Walking a launch description needs launch / launch_ros (a sourced ROS 2): those tests
-import-skip without it and run under colcon test in a ROS workspace. The files' syntax and the
-environment hook are checked everywhere.
+"""
+The launch files' descriptions as launch loads them, and the environment hook colcon installs.
+
+These walk the descriptions in this process (the real launch stack, ../shared/ros-jazzy);
+test_launch_runs.py runs them under ros2 launch. Without the launch stack they skip with the
+reason (ros_support.require_launch), except in CI, where they must run.
 """
 
 from __future__ import annotations
@@ -11,12 +26,12 @@ import os
 from pathlib import Path
 import subprocess
 
-from bluerobotics_parts import launch_plan
+from bluerobotics_parts import launch_arguments
 from conftest import REPO, tool, write_config
 import pytest
+import ros_support
 
 LAUNCH_DIR = REPO / 'launch'
-ROS_REASON = 'needs ROS 2 (launch_ros) to load launch files: source ROS 2 and run colcon test'
 
 
 @pytest.mark.parametrize('name', ['vehicle.launch.py', 'display.launch.py'])
@@ -26,9 +41,16 @@ def test_the_launch_files_compile(name):
     assert 'generate_launch_description' in code.co_names
 
 
+@pytest.fixture(scope='module')
+def prefix(tmp_path_factory):
+    """Return an ament prefix with ros_gz_sim's real launch file (and unused doubles)."""
+    ros_support.require_launch()
+    return ros_support.make_prefix(tmp_path_factory.mktemp('ament_prefix'))
+
+
 @pytest.fixture
-def ros_launch():
-    pytest.importorskip('launch_ros', reason=ROS_REASON)
+def ros_launch(prefix, monkeypatch):
+    monkeypatch.setenv('AMENT_PREFIX_PATH', str(prefix))
 
 
 def load(name: str):
@@ -42,17 +64,17 @@ def declared(description) -> dict:
     from launch.utilities import perform_substitutions
 
     context = LaunchContext()
-    return {a.name: (perform_substitutions(context, a.default_value), a.description)
-            for a in description.get_launch_arguments()}
+    return {a.name: (perform_substitutions(context, a.default_value), a.description,
+                     tuple(a.choices or ())) for a in description.get_launch_arguments()}
 
 
 def visit(description, values: dict) -> list:
-    """The actions the OpaqueFunction returns for these argument values (defaults else)."""
+    """Return the actions the OpaqueFunction returns for these argument values."""
     from launch import LaunchContext
     from launch.actions import OpaqueFunction
 
     context = LaunchContext()
-    for name, (default, _) in declared(description).items():
+    for name, (default, *_) in declared(description).items():
         context.launch_configurations[name] = values.get(name, default)
     (opaque,) = [e for e in description.entities if isinstance(e, OpaqueFunction)]
     return list(opaque.execute(context) or [])
@@ -71,19 +93,33 @@ def nodes(actions) -> list[tuple[str, str]]:
                   for a in actions if isinstance(a, Node))
 
 
-def test_vehicle_launch_declares_the_plan_arguments(ros_launch):
+def table(arguments) -> dict:
+    """Return what launch shows of each argument (it appends the choices to the description)."""
+    return {a.name: (a.default, a.description + (f'. Valid choices are: {list(a.choices)}'
+                                                 if a.choices else ''), a.choices)
+            for a in arguments}
+
+
+def test_vehicle_launch_declares_the_arguments_with_their_choices(ros_launch):
     arguments = declared(load('vehicle.launch.py'))
-    assert arguments == {a.name: (a.default, a.description) for a in launch_plan.ARGUMENTS}
+    assert arguments == table(launch_arguments.ARGUMENTS)
+    assert arguments['gazebo'][2] == ('auto', 'true', 'false')
+    assert arguments['rviz'][2] == ('true', 'false')
 
 
 def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypatch):
-    from launch.actions import AppendEnvironmentVariable, IncludeLaunchDescription, LogInfo
+    from launch import LaunchContext
+    from launch.actions import GroupAction, IncludeLaunchDescription, LogInfo
+    from launch_ros.actions import SetParameter
 
     monkeypatch.setenv('ROS_HOME', str(tmp_path))
     actions = visit(load('vehicle.launch.py'),
                     {'gazebo': 'false', 'rviz': 'true', 'name': 'walked'})
-    assert isinstance(actions[0], AppendEnvironmentVariable)
-    assert not [a for a in actions if isinstance(a, IncludeLaunchDescription)]  # gazebo:=false
+    assert isinstance(actions[0], SetParameter)  # use_sim_time for every node after it
+    context = LaunchContext()
+    actions[0].execute(context)
+    assert context.launch_configurations['global_params'] == [('use_sim_time', True)]
+    assert not [a for a in actions if isinstance(a, (IncludeLaunchDescription, GroupAction))]
     assert nodes(actions) == sorted([
         ('robot_state_publisher', 'robot_state_publisher'), ('ros_gz_sim', 'create'),
         ('ros_gz_bridge', 'parameter_bridge'), ('bluerobotics_parts', 'scan_to_range'),
@@ -92,21 +128,30 @@ def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypat
     assert (tmp_path / 'bluerobotics_parts' / 'walked' / 'robot_description.urdf').is_file()
 
 
-def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, tmp_path, monkeypatch):
-    from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
+def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, prefix, tmp_path,
+                                                         monkeypatch):
+    from launch import LaunchContext
     from launch.actions import GroupAction, IncludeLaunchDescription
+    from launch.utilities import normalize_to_list_of_substitutions, perform_substitutions
 
-    try:
-        get_package_share_directory('ros_gz_sim')
-    except PackageNotFoundError:
-        pytest.skip('needs ros_gz_sim installed')
+    def text(value):
+        return perform_substitutions(context, normalize_to_list_of_substitutions(value))
+
     monkeypatch.setenv('ROS_HOME', str(tmp_path))
-    actions = visit(load('vehicle.launch.py'), {'gazebo': 'true'})
+    actions = visit(load('vehicle.launch.py'), {'gazebo': 'true', 'gui': 'false'})
     # the include sits in a scoped, non-forwarding group: gz_sim.launch.py sees only the
     # arguments given to it, not ours (its own gz_version would otherwise be overridden)
     (group,) = [a for a in actions if isinstance(a, GroupAction)]
     (include,) = [a for a in group.get_sub_entities() if isinstance(a, IncludeLaunchDescription)]
-    assert include.launch_description_source.location.endswith('gz_sim.launch.py')
+    context = LaunchContext()
+    source = include.launch_description_source
+    included = source.get_launch_description(context)  # the location is known once loaded
+    assert source.location == str(prefix / 'share' / 'ros_gz_sim' / 'launch' /
+                                  'gz_sim.launch.py')
+    assert {a.name for a in included.get_launch_arguments()} >= {'gz_args', 'gz_version'}
+    given = {text(k): text(v) for k, v in include.launch_arguments}
+    world = REPO / 'config' / 'worlds' / 'water.sdf'
+    assert given == {'gz_args': f'-r {world} -s', 'on_exit_shutdown': 'true'}
 
 
 def test_a_bad_config_stops_the_vehicle_launch_with_its_message(ros_launch, tmp_path, monkeypatch):
@@ -120,8 +165,7 @@ def test_a_bad_config_stops_the_vehicle_launch_with_its_message(ros_launch, tmp_
 
 def test_display_launch(ros_launch, tmp_path, monkeypatch):
     description = load('display.launch.py')
-    assert declared(description) == {a.name: (a.default, a.description)
-                                     for a in launch_plan.DISPLAY_ARGUMENTS}
+    assert declared(description) == table(launch_arguments.DISPLAY_ARGUMENTS)
     monkeypatch.setenv('ROS_HOME', str(tmp_path))
     assert nodes(visit(description, {})) == sorted([
         ('robot_state_publisher', 'robot_state_publisher'),
@@ -131,8 +175,13 @@ def test_display_launch(ros_launch, tmp_path, monkeypatch):
 # -- the environment hook -----------------------------------------------------------------------
 
 def test_a_colcon_install_puts_the_meshes_on_the_gz_resource_path(tmp_path):
-    """`colcon build`, source install/setup.sh: GZ_SIM_RESOURCE_PATH must hold the folder in
-    which model://bluerobotics_parts/meshes/... resolves (the hook's `share`)."""
+    """
+    Build with colcon, source install/setup.sh: the meshes are on GZ_SIM_RESOURCE_PATH.
+
+    The hook serves a gz started by hand from a sourced shell (the launch's gz gets the path
+    from package.xml's export through ros_gz_sim, test_launch_runs.py): the variable must hold
+    the folder in which model://bluerobotics_parts/meshes/... resolves (the hook's ``share``).
+    """
     colcon = tool('colcon')  # part of the test set-up (tools/setup.sh test)
     environment = {k: v for k, v in os.environ.items()
                    if not k.startswith(('COLCON', 'AMENT', 'GZ_SIM'))}

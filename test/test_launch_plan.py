@@ -1,5 +1,24 @@
-"""The launch logic without ROS: arguments, the artefact folder, and the nodes (commands and
-parameters) vehicle.launch.py and display.launch.py start."""
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The launch logic without ROS.
+
+The arguments (launch_arguments), the artefact folder (launch_artefacts), Gazebo detection
+(gazebo_detection), the RViz view (rviz_view) and the nodes, commands and parameters
+vehicle.launch.py and display.launch.py start (launch_plan).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +26,10 @@ import math
 from pathlib import Path
 
 from bluerobotics_parts import build as build_module
+from bluerobotics_parts import gazebo_detection, launch_arguments, launch_artefacts
 from bluerobotics_parts import launch_plan, paths, pipeline
 from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.launch_plan import LaunchArgumentError
+from bluerobotics_parts.launch_arguments import LaunchArgumentError
 from conftest import CONFIG_DIR, parse, write_config
 import pytest
 import yaml
@@ -38,16 +58,16 @@ def option(arguments, flag: str) -> str:
 
 @pytest.fixture(scope='module')
 def default(tmp_path_factory):
-    """The shipped BlueBoat, spawned at a pose, with RViz."""
+    """Return the plan of the shipped BlueBoat, spawned at a pose, with RViz."""
     ros_home = tmp_path_factory.mktemp('ros_home')
-    plan = make_plan(ros_home, x=1.5, y=-2, z=0.1, yaw=1.25, rviz='TRUE')
+    plan = make_plan(ros_home, x=1.5, y=-2, z=0.1, yaw=1.25, rviz='true')
     return ros_home, plan
 
 
 # -- arguments ----------------------------------------------------------------------------------
 
 def test_the_launch_arguments_and_their_defaults():
-    table = {a.name: a for a in launch_plan.ARGUMENTS}
+    table = {a.name: a for a in launch_arguments.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
                            'use_sim_time', 'gazebo', 'gz_release', 'current']
     assert table['current'].default == ''  # still water (test_gazebo.py tests the rest)
@@ -58,26 +78,36 @@ def test_the_launch_arguments_and_their_defaults():
                                           'use_sim_time', 'gazebo', 'gz_release')} == {
         'name': '', 'x': '0.0', 'y': '0.0', 'z': 'auto', 'yaw': '0.0', 'gui': 'true',
         'rviz': 'false', 'use_sim_time': 'true', 'gazebo': 'auto', 'gz_release': 'harmonic'}
-    display = {a.name: a.default for a in launch_plan.DISPLAY_ARGUMENTS}
+    display = {a.name: a.default for a in launch_arguments.DISPLAY_ARGUMENTS}
     assert list(display) == ['config', 'name', 'use_sim_time']
     assert display['use_sim_time'] == 'false'
 
 
+def test_the_enumerated_and_boolean_arguments_have_choices():
+    choices = {a.name: a.choices for a in launch_arguments.ARGUMENTS if a.choices}
+    assert choices == {'gui': ('true', 'false'), 'rviz': ('true', 'false'),
+                       'use_sim_time': ('true', 'false'), 'gazebo': ('auto', 'true', 'false'),
+                       'gz_release': ('harmonic', 'ionic', 'jetty')}
+    assert all(a.default in a.choices for a in launch_arguments.ARGUMENTS if a.choices)
+
+
 def test_values_are_typed():
-    values = launch_plan.parse_arguments({'x': ' -3.5', 'gui': 'False', 'rviz': 'TRUE',
-                                          'gazebo': 'Auto', 'gz_release': 'Ionic', 'name': 'b2'})
+    values = launch_arguments.parse_arguments({'x': ' -3.5', 'gui': 'false', 'rviz': 'true',
+                                               'gazebo': 'auto', 'gz_release': 'ionic',
+                                               'name': 'b2'})
     assert (values['x'], values['gui'], values['rviz']) == (-3.5, False, True)
     assert (values['gazebo'], values['gz_release'], values['name']) == ('auto', 'ionic', 'b2')
     assert values['config'] == paths.default_config().resolve()
     assert values['world'].name == 'water'
-    assert launch_plan.parse_arguments({})['name'] is None  # the config's name
+    assert launch_arguments.parse_arguments({})['name'] is None  # the config's name
 
 
 @pytest.mark.parametrize('key, value, words', [
     ('x', 'abc', ["x:='abc'", 'not a finite number']),
     ('yaw', 'nan', ["yaw:='nan'", 'finite number']),
-    ('gui', 'yes', ["gui:='yes'", 'true and false']),
-    ('use_sim_time', '1', ["use_sim_time:='1'", 'true and false']),
+    ('gui', 'yes', ["gui:='yes'", 'true, false']),
+    ('rviz', 'True', ["rviz:='True'", 'true, false']),  # launch's choices are exact too
+    ('use_sim_time', '1', ["use_sim_time:='1'", 'true, false']),
     ('gazebo', 'maybe', ["gazebo:='maybe'", 'auto, true, false']),
     ('gz_release', 'garden', ["gz_release:='garden'", 'harmonic, ionic, jetty']),
     ('name', 'my-boat', ["name:='my-boat'", 'letters, digits and underscores']),
@@ -96,12 +126,18 @@ def test_a_bad_value_names_the_argument_and_what_is_valid(tmp_path, key, value, 
 
 # -- artefacts ----------------------------------------------------------------------------------
 
+def test_misspelled_arguments_are_named_with_the_likely_one():
+    (warning,) = launch_arguments.misspelled(['nmae', 'robot_count', 'config'])
+    assert "'nmae' is not declared and is ignored; did you mean 'name'?" in warning
+    assert launch_arguments.misspelled(['use_sim_tme'], launch_arguments.DISPLAY_ARGUMENTS)
+
+
 def test_artefact_folder_under_ros_home(tmp_path):
-    assert launch_plan.artefact_dir('boat', {'ROS_HOME': str(tmp_path)}) == \
+    assert launch_artefacts.artefact_dir('boat', {'ROS_HOME': str(tmp_path)}) == \
         tmp_path / 'bluerobotics_parts' / 'boat'
-    assert launch_plan.artefact_dir('boat', {'HOME': '/home/u'}) == \
+    assert launch_artefacts.artefact_dir('boat', {'HOME': '/home/u'}) == \
         Path('/home/u/.ros/bluerobotics_parts/boat')
-    assert launch_plan.artefact_dir('boat', {'HOME': '/home/u', 'ROS_HOME': '~/ros'}) == \
+    assert launch_artefacts.artefact_dir('boat', {'HOME': '/home/u', 'ROS_HOME': '~/ros'}) == \
         Path('/home/u/ros/bluerobotics_parts/boat')
 
 
@@ -109,8 +145,8 @@ def test_the_artefacts_are_written_to_the_vehicle_folder(default):
     ros_home, plan = default
     folder = ros_home / 'bluerobotics_parts' / 'blueboat'
     assert plan.artefact_dir == folder
-    assert sorted(p.name for p in folder.iterdir()) == ['bridge.yaml', 'robot_description.urdf',
-                                                         'vehicle.rviz']
+    assert sorted(p.name for p in folder.iterdir()) == [
+        'bridge.yaml', 'robot_description.urdf', 'vehicle.rviz']
     urdf = (folder / 'robot_description.urdf').read_text()
     assert 'gz::sim::systems::Thruster' in urdf  # the Gazebo composition, not the plain URDF
     bridge = yaml.safe_load((folder / 'bridge.yaml').read_text())
@@ -118,7 +154,6 @@ def test_the_artefacts_are_written_to_the_vehicle_folder(default):
     assert '/blueboat/ping/scan' in topics and '/blueboat/motor_port/thrust' in topics
     assert plan.identity.startswith('sha256:') and len(plan.identity) == 71
     assert plan.identity in plan.summary and str(folder) in plan.summary
-    assert plan.resource_path == str(paths.share_dir().parent)
 
 
 # -- nodes --------------------------------------------------------------------------------------
@@ -128,7 +163,8 @@ def test_robot_state_publisher_in_the_vehicle_namespace(default):
     (rsp,) = nodes_by_executable(plan)['robot_state_publisher']
     assert (rsp.package, rsp.namespace) == ('robot_state_publisher', 'blueboat')
     assert rsp.parameters['frame_prefix'] == 'blueboat/'
-    assert rsp.parameters['use_sim_time'] is True
+    assert plan.use_sim_time is True  # one value for every node (a global parameter)
+    assert not [n for n in plan.nodes if 'use_sim_time' in n.parameters]
     assert rsp.parameters['robot_description'] == plan.urdf_file.read_text()
     # the joint states the bridge brings from Gazebo
     assert rsp.remappings == (('joint_states', '/blueboat/joint_states'),)
@@ -143,7 +179,8 @@ def test_the_spawn_command(default):
     arguments = create.arguments
     assert option(arguments, '-name') == 'blueboat'
     assert Path(option(arguments, '-file')) == plan.artefact_dir / 'robot_description.urdf'
-    assert [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')] == [1.5, -2.0, 0.1, 1.25]
+    pose = [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')]
+    assert pose == [1.5, -2.0, 0.1, 1.25]
     assert option(arguments, '-world') == 'water'  # read from config/worlds/water.sdf
 
 
@@ -153,7 +190,6 @@ def test_the_bridge_reads_the_generated_yaml(default):
     assert (bridge.package, bridge.name) == ('ros_gz_bridge', 'blueboat_bridge')
     assert bridge.namespace == ''  # its YAML names absolute topics
     assert Path(bridge.parameters['config_file']) == plan.artefact_dir / 'bridge.yaml'
-    assert bridge.parameters['use_sim_time'] is True
 
 
 def test_one_range_converter_per_ping(default):
@@ -164,7 +200,7 @@ def test_one_range_converter_per_ping(default):
     assert parameters['scan_topic'] == '/blueboat/ping/scan'
     assert parameters['range_topic'] == '/blueboat/ping/range'
     assert parameters['frame_id'] == 'blueboat/ping_beam'
-    links = {l.get('name') for l in parse(plan.urdf_file.read_text()).findall('link')}
+    links = {link.get('name') for link in parse(plan.urdf_file.read_text()).findall('link')}
     assert 'ping_beam' in links  # the TF frame is a link of the spawned model
     assert parameters['field_of_view'] == pytest.approx(math.radians(25))  # Ping2 beam width
     assert (parameters['min_range'], parameters['max_range']) == (0.5, 100.0)
@@ -236,7 +272,7 @@ def test_a_bad_config_leaves_the_previous_artefacts_alone(tmp_path):
 def test_an_unwritable_artefact_folder_is_reported(tmp_path):
     ros_home = tmp_path / 'ros_home_is_a_file'
     ros_home.write_text('')
-    with pytest.raises(launch_plan.ArtefactError) as caught:
+    with pytest.raises(launch_artefacts.ArtefactError) as caught:
         make_plan(ros_home)
     assert str(ros_home / 'bluerobotics_parts' / 'blueboat') in str(caught.value)
     assert 'ROS_HOME' in str(caught.value)
@@ -326,7 +362,12 @@ def test_a_world_file_of_ones_own(tmp_path):
 
 
 def fake_gz(folder: Path, script: str) -> dict:
-    """A ``gz`` command on PATH (the real one is not installed here) for the detector."""
+    """
+    Return an environment with a ``gz`` double on PATH, for the detector.
+
+    The double stands in for the gz command: a shell script with the given body (it answers
+    ``gz service -l`` as told); what a real gz lists stays unverified (NOTES.md).
+    """
     folder.mkdir(exist_ok=True)
     gz = folder / 'gz'
     gz.write_text('#!/bin/sh\n' + script)
@@ -338,15 +379,15 @@ def test_the_detector_reads_the_worlds_gz_serves(tmp_path):
     services = '/gazebo/resource_paths/get\n/world/water/create\n/world/water/control\n' \
                '/world/water/remove\n'
     environ = fake_gz(tmp_path / 'bin', f"[ \"$1 $2\" = 'service -l' ] && printf '{services}'\n")
-    assert launch_plan.running_gazebo_worlds(environ=environ) == ('water',)
+    assert gazebo_detection.running_gazebo_worlds(environ=environ) == ('water',)
     idle = fake_gz(tmp_path / 'idle', 'exit 0\n')  # gz present, no server: lists nothing
-    assert launch_plan.running_gazebo_worlds(environ=idle) == ()
+    assert gazebo_detection.running_gazebo_worlds(environ=idle) == ()
 
 
 def test_the_detector_without_gz_or_with_a_hanging_one(tmp_path):
-    assert launch_plan.running_gazebo_worlds(environ={'PATH': str(tmp_path)}) == ()
+    assert gazebo_detection.running_gazebo_worlds(environ={'PATH': str(tmp_path)}) == ()
     hanging = fake_gz(tmp_path / 'hang', 'exec sleep 30\n')
-    assert launch_plan.running_gazebo_worlds(timeout=0.5, environ=hanging) == ()
+    assert gazebo_detection.running_gazebo_worlds(timeout=0.5, environ=hanging) == ()
 
 
 # -- display.launch.py --------------------------------------------------------------------------
@@ -361,14 +402,15 @@ def test_the_display_plan(tmp_path, monkeypatch):
     nodes = nodes_by_executable(plan)
     (rsp,) = nodes['robot_state_publisher']
     assert rsp.namespace == 'shown' and rsp.parameters['frame_prefix'] == 'shown/'
-    assert rsp.parameters['use_sim_time'] is False
+    assert plan.use_sim_time is False
     description = rsp.parameters['robot_description']
     assert '<gazebo' not in description and '<robot name="shown"' in description
     (gui,) = nodes['joint_state_publisher_gui']
     assert gui.namespace == 'shown'
     assert gui.remappings == rsp.remappings == (('joint_states', '/shown/joint_states'),)
     (rviz,) = nodes['rviz2']
-    assert rviz.arguments == ('-d', str(tmp_path / 'bluerobotics_parts' / 'shown' / 'display.rviz'))
+    view_file = tmp_path / 'bluerobotics_parts' / 'shown' / 'display.rviz'
+    assert rviz.arguments == ('-d', str(view_file))
     view = yaml.safe_load(plan.rviz_file.read_text())['Visualization Manager']
     assert view['Global Options']['Fixed Frame'] == 'shown/base_link'
     assert not [d for d in view['Displays'] if d['Class'].endswith('/Range')]  # no Gazebo

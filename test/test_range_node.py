@@ -1,29 +1,57 @@
-"""
-The scan_to_range node: without ROS it explains itself; with rclpy it makes Ranges.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 
-With rclpy it turns the Ping's point cloud into a Range on the configured topics (runs under
-colcon test in a ROS 2 workspace).
+"""
+The scan_to_range node in this process and as a program.
+
+Without rclpy the command explains what it needs. With rclpy (tools/setup_ros.sh) it turns a
+point cloud of the Ping's cone into a Range on the configured topics, and as a program it stops with exit status 0
+on SIGINT, however many arrive and whenever (ros2 launch delivers two on a terminal's Ctrl-C).
+test_range_node_launch.py runs it under launch_testing.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import struct
+import os
+import random
+import signal
 import subprocess
 import sys
 import time
 
 from conftest import REPO
+from echo_clouds import cone_cloud, in_cone
 import pytest
+import ros_support
 
-HAS_RCLPY = importlib.util.find_spec('rclpy') is not None
+PARAMETERS = {  # what the launch plan gives the Ping of a vehicle named test_boat
+    'scan_topic': '/test_boat/ping/scan', 'range_topic': '/test_boat/ping/range',
+    'frame_id': 'test_boat/ping_beam', 'field_of_view': 0.43, 'min_range': 0.5,
+    'max_range': 100.0}
 
 
-@pytest.mark.skipif(HAS_RCLPY, reason='rclpy is installed: the no-ROS message is not shown')
-def test_without_rclpy_the_command_says_what_it_needs():
+def test_without_rclpy_the_command_says_what_it_needs(tmp_path):
+    """Run where rclpy cannot be imported: a folder first on the path hides the real one."""
+    hidden = tmp_path / 'rclpy'
+    hidden.mkdir()
+    (hidden / '__init__.py').write_text(
+        "raise ImportError('No module named rclpy (hidden by the test)')\n", encoding='utf-8')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
     result = subprocess.run([sys.executable, '-m', 'bluerobotics_parts.range_node'], cwd=REPO,
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                            env=env)
     assert result.returncode == 1
     assert 'scan_to_range needs ROS 2 (rclpy' in result.stderr
     assert 'Traceback' not in result.stderr
@@ -31,9 +59,7 @@ def test_without_rclpy_the_command_says_what_it_needs():
 
 @pytest.fixture
 def ros():
-    rclpy = pytest.importorskip('rclpy', reason='needs ROS 2 (rclpy, sensor_msgs): run under '
-                                                'colcon test in a sourced ROS 2 workspace')
-    pytest.importorskip('sensor_msgs.msg', reason='needs ROS 2 sensor_msgs')
+    rclpy = ros_support.require_rclpy()
     rclpy.init()
     yield rclpy
     rclpy.try_shutdown()
@@ -46,31 +72,14 @@ def test_a_scan_becomes_a_range(ros):
     from rclpy.qos import QoSProfile
     from sensor_msgs.msg import PointCloud2, PointField, Range
 
-    node = range_node.make_node([  # the parameters the launch plan gives the node
-        Parameter('scan_topic', value='/test_boat/ping/scan'),
-        Parameter('range_topic', value='/test_boat/ping/range'),
-        Parameter('frame_id', value='test_boat/ping_beam'),
-        Parameter('field_of_view', value=0.43),
-        Parameter('min_range', value=0.5),
-        Parameter('max_range', value=100.0)])
+    node = range_node.make_node([Parameter(k, value=v) for k, v in PARAMETERS.items()])
     probe = ros.create_node('range_probe')
     received = []
-    probe.create_subscription(Range, '/test_boat/ping/range', received.append, QoSProfile(depth=10))
+    probe.create_subscription(Range, '/test_boat/ping/range', received.append,
+                              QoSProfile(depth=10))
     scans = probe.create_publisher(PointCloud2, '/test_boat/ping/scan', QoSProfile(depth=10))
-    scan = PointCloud2()  # a 3 x 3 grid over the 0.43 rad cone, laid out as gz-sensors does
-    scan.header.frame_id = 'gz_name_of_the_link'
-    scan.header.stamp.sec = 12
-    scan.width = scan.height = 3
-    scan.point_step, scan.row_step = 12, 36
-    scan.fields = [PointField(name=n, offset=4 * i, datatype=PointField.FLOAT32, count=1)
-                   for i, n in enumerate('xyz')]
-    half, depths = 0.215, [math.inf] * 4 + [17.5] + [18.0] * 4  # the axis ray: 17.5 m
-    points = b''
-    for k, depth in enumerate(depths):
-        v, h = (k // 3 - 1) * half, (k % 3 - 1) * half
-        points += struct.pack('<fff', depth * math.cos(v) * math.cos(h),
-                              depth * math.cos(v) * math.sin(h), depth * math.sin(v))
-    scan.data = points
+    scan = cone_cloud((PointCloud2, PointField), in_cone(17.5, 18.0, math.inf),
+                      PARAMETERS['field_of_view'], stamp=(12, 0))
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     executor.add_node(probe)
@@ -97,3 +106,51 @@ def test_a_node_without_its_cone_parameters_is_refused(ros):
 
     with pytest.raises(EchosounderError, match='field_of_view must be in'):
         range_node.make_node()
+
+
+def start_node(tmp_path):
+    """Start scan_to_range as ros2 launch does (own --ros-args); return it once it runs."""
+    arguments = ['--ros-args', '-r', '__node:=ping_scan_to_range', '-r', '__ns:=/test_boat']
+    for key, value in PARAMETERS.items():
+        arguments += ['-p', f'{key}:={value}']
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path),
+               PYTHONUNBUFFERED='1')
+    log = open(tmp_path / 'node.log', 'w+', encoding='utf-8')
+    process = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.range_node',
+                                *arguments], cwd=REPO, env=env, stdout=log,
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while '(PointCloud2) ->' not in (tmp_path / 'node.log').read_text(encoding='utf-8'):
+        assert process.poll() is None and time.monotonic() < deadline, \
+            (tmp_path / 'node.log').read_text(encoding='utf-8')
+        time.sleep(0.05)
+    return process
+
+
+@pytest.mark.parametrize('count, spacing', [(1, 0.0), (2, 0.0), (2, 0.05), (3, 0.1),
+                                            (5, 0.02), (10, 0.01)])
+def test_any_number_of_sigints_end_it_cleanly(tmp_path, count, spacing):
+    """A terminal's Ctrl-C plus launch's own SIGINT, or more, at any moment of the shutdown."""
+    ros_support.require_rclpy()
+    process = start_node(tmp_path)
+    try:
+        for _ in range(count):
+            if process.poll() is not None:
+                break
+            process.send_signal(signal.SIGINT)
+            time.sleep(spacing)
+        code = process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    log = (tmp_path / 'node.log').read_text(encoding='utf-8')
+    assert code == 0, log
+    assert 'Traceback' not in log and 'KeyboardInterrupt' not in log, log
+
+
+def test_sigterm_ends_it_cleanly_too(tmp_path):
+    ros_support.require_rclpy()
+    process = start_node(tmp_path)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0

@@ -1,19 +1,31 @@
 #!/usr/bin/env python3
-"""Generate the part library's visual meshes from the part data.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
 
-Every ``visual: - mesh: <type>/<file>.stl`` in ``urdf/parts/<type>.yaml`` is built here as a
-small binary STL: a recognisable approximation made from the part's ``dimensions:`` (and, where
-a part shows where something attaches, its slots), in the part's own frame (REP 103, metres),
-so the visual lines up with the collision primitives. The numbers that the YAML does not give
-are shape choices, kept as named constants below and marked cosmetic.
+"""
+Generate the part library's visual meshes from the part data.
 
-    python tools/make_meshes.py            # write meshes/<type>/<file>.stl
-    python tools/make_meshes.py --check    # exit 1 if the committed meshes are not current
-
-The output is deterministic (fixed header, no timestamps, geometry from numpy only), so
-``--check`` compares bytes (falling back to a 1 um geometry comparison, so a last-bit
-difference in another platform's sin/cos is not reported as a stale mesh). Needs numpy and
-PyYAML; trimesh, if installed, adds a watertightness column to the summary.
+Every ``visual: - mesh: <type>/<file>.stl`` in ``urdf/parts/<type>.yaml`` is built here as a small
+binary STL: a recognisable approximation made from the part's ``dimensions:`` (and, where a part
+shows where something attaches, its slots), in the part's own frame (REP 103, metres), so the
+visual lines up with the collision primitives. The numbers that the YAML does not give are shape
+choices, kept as named constants below and marked cosmetic. python tools/make_meshes.py # write
+meshes/<type>/<file>.stl python tools/make_meshes.py --check # exit 1 if the committed meshes are
+not current The output is deterministic (fixed header, no timestamps, geometry from numpy only), so
+``--check`` compares bytes (falling back to a 1 um geometry comparison, so a last-bit difference in
+another platform's sin/cos is not reported as a stale mesh). Needs numpy and PyYAML; trimesh, if
+installed, adds a watertightness column to the summary.
 """
 
 from __future__ import annotations
@@ -132,8 +144,12 @@ def combine(*meshes: Mesh) -> Mesh:
 
 
 def closed_shell(vertices, faces) -> Mesh:
-    """Weld coincident vertices (poles, flat corners), drop the triangles that collapse, and wind
-    the shell outward, so every generator can describe a shape as a grid of rings."""
+    """
+    Return the mesh welded, without collapsed triangles, and wound outward.
+
+    Coincident vertices (poles, flat corners) are welded and the triangles that collapse
+    dropped, so every generator can describe a shape as a grid of rings.
+    """
     vertices = np.asarray(vertices, dtype=float)
     faces = np.asarray(faces, dtype=np.int64)
     key = np.round(vertices, 12) + 0.0  # + 0.0 turns -0.0 into 0.0 so both weld
@@ -143,7 +159,8 @@ def closed_shell(vertices, faces) -> Mesh:
     rank[order] = np.arange(len(order))
     vertices = vertices[first[order]]
     faces = rank[inverse.reshape(-1)][faces]
-    keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    keep = ((faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2])
+            & (faces[:, 0] != faces[:, 2]))
     faces = faces[keep]
     if signed_volume(vertices, faces) < 0:
         faces = faces[:, ::-1].copy()
@@ -156,9 +173,12 @@ def signed_volume(vertices: np.ndarray, faces: np.ndarray) -> float:
 
 
 def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = False) -> Mesh:
-    """A closed surface through rings of equally many points: quads between neighbouring rings,
-    a fan over each end ring (or the last ring joined back to the first when `closed`, for
-    hollow bodies). A ring of coincident points is a pole."""
+    """
+    Return a closed surface through rings of equally many points.
+
+    quads between neighbouring rings, a fan over each end ring (or the last ring joined back to the
+    first when `closed`, for hollow bodies). A ring of coincident points is a pole.
+    """
     rings = [np.asarray(r, dtype=float) for r in rings]
     count, size = len(rings), len(rings[0])
     vertices, faces = list(rings), []
@@ -166,7 +186,8 @@ def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = Fal
     k = (j + 1) % size
     for i in range(count if closed else count - 1):
         here, there = i * size, ((i + 1) % count) * size
-        faces += [np.stack([here + j, here + k, there + k], 1), np.stack([here + j, there + k, there + j], 1)]
+        faces += [np.stack([here + j, here + k, there + k], 1),
+                  np.stack([here + j, there + k, there + j], 1)]
     if not closed:
         # Fans wound opposite to each other so they agree with the side quads.
         ends = [(rings[0], 0, (k, j))] if cap_start else []
@@ -179,14 +200,17 @@ def loft(rings, cap_start: bool = True, cap_end: bool = True, closed: bool = Fal
 
 
 def unit_circle(segments: int) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of evenly spaced angles, with the exact 0 and +/-1 that keep bounds exact."""
+    """Return cos and sin of evenly spaced angles, with the exact 0 and +/-1 (exact bounds)."""
     angles = 2.0 * np.pi * np.arange(segments) / segments
     return np.round(np.cos(angles), 15) + 0.0, np.round(np.sin(angles), 15) + 0.0
 
 
 def along_axis(axial, radial_y, radial_z, axis: str) -> np.ndarray:
-    """Points given as (axial, two radial coordinates) for a body of revolution about x or z.
-    The z case is a cyclic permutation (a rotation), so winding is unchanged."""
+    """
+    Points given as (axial, two radial coordinates) for a body of revolution about x or z.
+
+    The z case is a cyclic permutation (a rotation), so winding is unchanged.
+    """
     if axis == 'x':
         return np.stack([axial, radial_y, radial_z], -1)
     if axis == 'z':
@@ -196,9 +220,12 @@ def along_axis(axial, radial_y, radial_z, axis: str) -> np.ndarray:
 
 def lathe(profile, segments: int = ROUND_SEGMENTS, axis: str = 'x', centre=(0.0, 0.0, 0.0),
           hollow: bool = False) -> Mesh:
-    """A body of revolution from a profile of (axial position, radius) pairs. Solid: ends are
-    closed by flat discs (or poles where the radius is 0). Hollow: the profile is a closed loop
-    (a duct or ring cross-section)."""
+    """
+    Return a body of revolution from a profile of (axial position, radius) pairs.
+
+    Solid: ends are closed by flat discs (or poles where the radius is 0). Hollow: the profile is a
+    closed loop (a duct or ring cross-section).
+    """
     cos, sin = unit_circle(segments)
     rings = [along_axis(np.full(segments, a), r * cos, r * sin, axis) for a, r in profile]
     mesh = loft(rings, closed=hollow)
@@ -206,15 +233,19 @@ def lathe(profile, segments: int = ROUND_SEGMENTS, axis: str = 'x', centre=(0.0,
 
 
 def box(lower, upper) -> Mesh:
-    """An axis-aligned box between two corners."""
+    """Return an axis-aligned box between two corners."""
     (x0, y0, z0), (x1, y1, z1) = lower, upper
     rectangle = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
     return loft([[(x, y, z) for x, y in rectangle] for z in (z0, z1)])
 
 
 def rounded_box(size, radius: float, centre=(0.0, 0.0, 0.0), steps: int = FILLET_STEPS) -> Mesh:
-    """A box of exactly `size` with all edges rounded to `radius` (eight sphere corners joined
-    by flat faces): rows of latitude over four quadrants of longitude, poles welded."""
+    """
+    Return a box of exactly `size` with all edges rounded to `radius`.
+
+    Eight sphere corners joined by flat faces: rows of latitude over four quadrants of
+    longitude, poles welded.
+    """
     inner = np.asarray(size, dtype=float) / 2.0 - radius
     if np.any(inner < 0):
         raise ValueError(f'fillet {radius} too large for box {size}')
@@ -238,9 +269,12 @@ def rounded_box(size, radius: float, centre=(0.0, 0.0, 0.0), steps: int = FILLET
 
 
 def extruded_grid(x_edges, y_edges, solid, z0: float, z1: float) -> Mesh:
-    """A plate made of the `solid[i][j]` cells of a rectangular grid, extruded from z0 to z1:
-    top and bottom faces on the solid cells, walls where a solid cell meets a hole or the
-    outside. Holes must not touch one another, even at corners (keeps the shell manifold)."""
+    """
+    Return a plate made of the `solid[i][j]` cells of a rectangular grid, extruded from z0 to z1.
+
+    top and bottom faces on the solid cells, walls where a solid cell meets a hole or the outside.
+    Holes must not touch one another, even at corners (keeps the shell manifold).
+    """
     x_edges, y_edges = np.asarray(x_edges, float), np.asarray(y_edges, float)
     nx, ny = len(x_edges), len(y_edges)
     solid = np.asarray(solid, dtype=bool)
@@ -256,8 +290,10 @@ def extruded_grid(x_edges, y_edges, solid, z0: float, z1: float) -> Mesh:
     for i in range(nx - 1):
         for j in range(ny - 1):
             if is_solid(i, j):
-                quads.append((node(i, j, 1), node(i + 1, j, 1), node(i + 1, j + 1, 1), node(i, j + 1, 1)))
-                quads.append((node(i, j, 0), node(i, j + 1, 0), node(i + 1, j + 1, 0), node(i + 1, j, 0)))
+                quads.append((node(i, j, 1), node(i + 1, j, 1), node(i + 1, j + 1, 1),
+                              node(i, j + 1, 1)))
+                quads.append((node(i, j, 0), node(i, j + 1, 0), node(i + 1, j + 1, 0),
+                              node(i + 1, j, 0)))
     for i in range(nx):  # walls on grid lines x = x_edges[i], facing +x or -x
         for j in range(ny - 1):
             left, right = is_solid(i - 1, j), is_solid(i, j)
@@ -285,19 +321,26 @@ def rotated_about_x(mesh: Mesh, angle: float) -> Mesh:
 
 
 def swapped_yz(mesh: Mesh) -> Mesh:
-    """y and z exchanged (a reflection, so rewound): lets a grid in x-y serve as one in x-z."""
+    """Return the mesh with y and z exchanged (a reflection, so rewound): x-y grids serve x-z."""
     return Mesh(mesh.vertices[:, [0, 2, 1]], mesh.faces[:, ::-1].copy())
 
 
 def mirrored_y(mesh: Mesh) -> Mesh:
-    """The mirror image through the x-z plane (y -> -y), rewound so it still faces outward:
-    a counter-clockwise propeller is exactly the mirror image of a clockwise one."""
+    """
+    Return the mirror image through the x-z plane (y -> -y), rewound so it still faces outward.
+
+    a counter-clockwise propeller is exactly the mirror image of a clockwise one.
+    """
     return Mesh(mesh.vertices * np.array([1.0, -1.0, 1.0]), mesh.faces[:, ::-1].copy())
 
 
 def quarter_round(a_flat, a_tip, radius, steps, rise=0.0):
-    """Profile points of a rounded end (quarter ellipse) from the full radius at `a_flat` to a
-    pole at `a_tip`, as (axial, radius, lift) triples; `lift` raises the end toward its tip."""
+    """
+    Return the profile points of a rounded end (quarter ellipse).
+
+    From the full radius at `a_flat` to a pole at `a_tip`, as (axial, radius, lift) triples;
+    `lift` raises the end toward its tip.
+    """
     points = []
     for k in range(steps + 1):
         angle = (np.pi / 2) * k / steps
@@ -311,10 +354,13 @@ def quarter_round(a_flat, a_tip, radius, steps, rise=0.0):
 # --- Shapes shared by several parts -------------------------------------------------------------
 
 def right_handed_propeller(diameter: float, root_radius: float, axial_centre: float) -> Mesh:
-    """Swept blades on a right-handed helix (x advances as the blade turns about +x): the
-    propeller that turns clockwise seen from astern when it pushes forward. The other hand is
+    """
+    Swept blades on a right-handed helix (x advances as the blade turns about +x).
+
+    the propeller that turns clockwise seen from astern when it pushes forward. The other hand is
     its mirror image. Each blade is lofted from lens-shaped sections lying on cylinders, so the
-    tips reach exactly the propeller radius."""
+    tips reach exactly the propeller radius.
+    """
     tip_radius = diameter / 2.0
     lead = PROP_PITCH_RATIO * diameter / (2.0 * np.pi)  # axial advance per radian
     chord = -np.cos(np.pi * np.arange(PROP_CHORD_POINTS + 1) / PROP_CHORD_POINTS)  # -1..1
@@ -326,7 +372,8 @@ def right_handed_propeller(diameter: float, root_radius: float, axial_centre: fl
         for rho in stations:
             r = root_radius + (tip_radius - root_radius) * rho
             half_angle = PROP_BLADE_HALF_ANGLE * (
-                PROP_TIP_CHORD_FRACTION + (1 - PROP_TIP_CHORD_FRACTION) * math.sqrt(max(0.0, 1 - rho ** 2)))
+                PROP_TIP_CHORD_FRACTION
+                + (1 - PROP_TIP_CHORD_FRACTION) * math.sqrt(max(0.0, 1 - rho ** 2)))
             skew = -PROP_SKEW * rho ** 2 + 2.0 * np.pi * blade / PROP_BLADE_COUNT
             thickness = diameter * (PROP_ROOT_THICKNESS * (1 - rho) + PROP_TIP_THICKNESS * rho)
             # Chord line in the unrolled cylinder (arc length u, axial x), and its normal.
@@ -356,9 +403,13 @@ def with_hand(mesh: Mesh, rotation: str) -> Mesh:
 # --- One function per part shape ----------------------------------------------------------------
 
 def m200_motor_with_prop(part: dict, library: dict) -> Mesh:
-    """M200 outrunner can along x, centred on the origin, with the weedless propeller's hub
-    sleeve on the aft end of the can and three blades on it: motor and propeller turn together,
-    and the whole fits the collision cylinder (propeller radius x motor length)."""
+    """
+    Return the M200 outrunner can along x, centred on the origin, with its propeller.
+
+    The weedless propeller's hub sleeve sits on the aft end of the can with three blades on it:
+    motor and propeller turn together, and the whole fits the collision cylinder (propeller radius
+    x motor length).
+    """
     d = dimensions(part)
     length, radius = d['motor_length'], d['motor_diameter'] / 2.0
     chamfer = M200_CAN_CHAMFER * d['motor_diameter']
@@ -367,15 +418,20 @@ def m200_motor_with_prop(part: dict, library: dict) -> Mesh:
     can_and_hub = lathe([(-length / 2, hub_radius - chamfer), (-length / 2 + chamfer, hub_radius),
                          (hub_fore - chamfer, hub_radius), (hub_fore, radius),
                          (length / 2 - chamfer, radius), (length / 2, radius - chamfer)])
-    blades = right_handed_propeller(d['propeller_diameter'], root_radius=PROP_ROOT_SINK * hub_radius,
+    blades = right_handed_propeller(d['propeller_diameter'],
+                                    root_radius=PROP_ROOT_SINK * hub_radius,
                                     axial_centre=(-length / 2 + hub_fore) / 2)
     return with_hand(combine(can_and_hub, blades), part['propeller']['rotation'])
 
 
 def t200_thruster(part: dict, library: dict) -> Mesh:
-    """T200: a duct (body diameter x body length, centred on the origin, axis x) with a bell-
-    mouth intake at the front, a central motor body, stator struts at the aft end and a
-    three-blade propeller inside the duct."""
+    """
+    T200.
+
+    a duct (body diameter x body length, centred on the origin, axis x) with a bell- mouth intake
+    at the front, a central motor body, stator struts at the aft end and a three-blade propeller
+    inside the duct.
+    """
     d = dimensions(part)
     length, outer = d['body_length'], d['body_diameter'] / 2.0
     prop_radius = d['propeller_diameter'] / 2.0
@@ -387,24 +443,27 @@ def t200_thruster(part: dict, library: dict) -> Mesh:
                  (front - chamfer, outer), (front, outer - chamfer)]
     for k in range(FILLET_STEPS + 1):  # bell-mouth from the front face into the bore
         angle = (np.pi / 2) * k / FILLET_STEPS
-        duct_loop.append((front - flare + flare * math.cos(angle), inner + flare - flare * math.sin(angle)))
+        duct_loop.append((front - flare + flare * math.cos(angle),
+                          inner + flare - flare * math.sin(angle)))
     duct = lathe(duct_loop, hollow=True)
 
     motor_radius = T200_MOTOR_RADIUS * prop_radius
     motor_half = T200_MOTOR_LENGTH * length / 2
-    nose = [(a, r) for a, r, _ in quarter_round(motor_half - motor_radius, motor_half, motor_radius,
-                                                FILLET_STEPS)]
+    nose_end = quarter_round(motor_half - motor_radius, motor_half, motor_radius, FILLET_STEPS)
+    nose = [(a, r) for a, r, _ in nose_end]
     tail = -motor_half + T200_MOTOR_TAIL_TAPER * motor_radius
     motor = lathe([(-motor_half, T200_MOTOR_TAIL * motor_radius), (tail, motor_radius)] + nose)
 
     prop_centre = T200_PROP_POSITION * length
-    blades = right_handed_propeller(d['propeller_diameter'], root_radius=PROP_ROOT_SINK * motor_radius,
+    blades = right_handed_propeller(d['propeller_diameter'],
+                                    root_radius=PROP_ROOT_SINK * motor_radius,
                                     axial_centre=prop_centre)
 
     chord, thickness = T200_STRUT_CHORD * length, T200_STRUT_THICKNESS * outer
     strut = box((tail, -thickness / 2, T200_STRUT_ROOT * motor_radius),
                 (tail + chord, thickness / 2, inner + T200_STRUT_TIP * wall))
-    struts = [rotated_about_x(strut, 2 * np.pi * k / T200_STRUT_COUNT) for k in range(T200_STRUT_COUNT)]
+    struts = [rotated_about_x(strut, 2 * np.pi * k / T200_STRUT_COUNT)
+              for k in range(T200_STRUT_COUNT)]
     return with_hand(combine(duct, motor, blades, *struts), part['propeller']['rotation'])
 
 
@@ -424,19 +483,26 @@ def blueboat_chassis(part: dict, library: dict) -> Mesh:
 
 
 def pontoon_hull(d: dict, side: int) -> Mesh:
-    """One hull: the community model's cylinder (radius, length, centre) as the parallel body,
-    with rounded ends beyond it that bring the overall length to the datasheet length; the bow
-    end rises toward its tip."""
+    """
+    One hull.
+
+    the community model's cylinder (radius, length, centre) as the parallel body, with rounded ends
+    beyond it that bring the overall length to the datasheet length; the bow end rises toward its
+    tip.
+    """
     radius, hull_length = d['hull_radius'], d['hull_length']
     end_length = (d['length'] - hull_length) / 2.0
     if end_length <= 0:
         raise ValueError('chassis length must exceed hull_length (the rounded ends fill the gap)')
     stern, bow = d['hull_x'] - hull_length / 2, d['hull_x'] + hull_length / 2
-    profile = ([(a, r, 0.0) for a, r, _ in reversed(quarter_round(stern, stern - end_length, radius, HULL_END_RINGS))]
-               + quarter_round(bow, bow + end_length, radius, HULL_END_RINGS, HULL_BOW_RISE * radius))
+    stern_end = quarter_round(stern, stern - end_length, radius, HULL_END_RINGS)
+    profile = ([(a, r, 0.0) for a, r, _ in reversed(stern_end)]
+               + quarter_round(bow, bow + end_length, radius, HULL_END_RINGS,
+                               HULL_BOW_RISE * radius))
     cos, sin = unit_circle(ROUND_SEGMENTS)
     y = side * d['hull_y']
-    return loft([along_axis(np.full(ROUND_SEGMENTS, a), y + r * cos, d['hull_z'] + lift + r * sin, 'x')
+    return loft([along_axis(np.full(ROUND_SEGMENTS, a), y + r * cos,
+                            d['hull_z'] + lift + r * sin, 'x')
                  for a, r, lift in profile])
 
 
@@ -467,67 +533,85 @@ def deck_frame(d: dict, slots: dict) -> Mesh:
 
 
 def motor_strut(slot: tuple, hull_z: float, motor_part: dict) -> Mesh:
-    """A fin from inside the hull down to the motor axis, ahead of the spinning can, with a
-    round boss the can's front face bolts to (sized from the slot's default motor)."""
+    """
+    Return a fin from inside the hull down to the motor axis, ahead of the spinning can.
+
+    It ends in a round boss the can's front face bolts to (sized from the slot's default motor).
+    """
     md = dimensions(motor_part)
     can_length = md.get('motor_length', md.get('body_length'))
     can_diameter = md.get('motor_diameter', md.get('body_diameter'))
     x, y, z = slot
     front = x + can_length / 2
     chord, thickness = MOTOR_STRUT_CHORD * can_diameter, MOTOR_STRUT_THICKNESS * can_diameter
-    fin = box((front + thickness, y - thickness / 2, z), (front + chord, y + thickness / 2, hull_z))
+    fin = box((front + thickness, y - thickness / 2, z),
+              (front + chord, y + thickness / 2, hull_z))
     nose = MOTOR_MOUNT_NOSE * can_diameter
     boss_profile = [(front, can_diameter / 2)] + [
-        (a, r) for a, r, _ in quarter_round(front + chord, front + chord + nose, can_diameter / 2, FILLET_STEPS)]
+        (a, r) for a, r, _ in quarter_round(front + chord, front + chord + nose, can_diameter / 2,
+                                            FILLET_STEPS)]
     boss = lathe(boss_profile, centre=(0.0, y, z))
     return combine(fin, boss)
 
 
 def blueboat_flag(part: dict, library: dict) -> Mesh:
-    """A pole up +z from the origin and a thin rectangular flag at its top, flying aft (-x)."""
+    """Return a pole up +z from the origin and a thin flag at its top, flying aft (-x)."""
     d = dimensions(part)
     pole_radius = d['pole_diameter'] / 2
-    pole = lathe([(0.0, pole_radius), (d['pole_height'], pole_radius)], SMALL_ROUND_SEGMENTS, axis='z')
-    flag = box((-pole_radius - d['flag_width'], -FLAG_THICKNESS / 2, d['pole_height'] - d['flag_height']),
+    pole = lathe([(0.0, pole_radius), (d['pole_height'], pole_radius)], SMALL_ROUND_SEGMENTS,
+                 axis='z')
+    flag = box((-pole_radius - d['flag_width'], -FLAG_THICKNESS / 2,
+                d['pole_height'] - d['flag_height']),
                (0.0, FLAG_THICKNESS / 2, d['pole_height']))
     return combine(pole, flag)
 
 
 def blueboat_antenna_mast(part: dict, library: dict) -> Mesh:
-    """A tube up +z from the origin on a round base plate, with an antenna puck whose top is the
-    mast height (where the `top` frame puts the antenna)."""
+    """
+    Return a tube up +z from the origin on a round base plate, with an antenna puck.
+
+    The puck's top is the mast height (where the `top` frame puts the antenna).
+    """
     d = dimensions(part)
     height, diameter = d['height'], d['diameter']
     base_t, puck_h = MAST_BASE_THICKNESS * diameter, MAST_PUCK_HEIGHT * diameter
-    base = lathe([(0.0, MAST_BASE_RADIUS * diameter), (base_t, MAST_BASE_RADIUS * diameter)], axis='z')
+    base = lathe([(0.0, MAST_BASE_RADIUS * diameter), (base_t, MAST_BASE_RADIUS * diameter)],
+                 axis='z')
     tube = lathe([(base_t, diameter / 2), (height - puck_h, diameter / 2)], axis='z')
     puck_radius = MAST_PUCK_RADIUS * diameter
     puck = lathe([(height - puck_h, puck_radius)]
-                 + [(a, r) for a, r, _ in quarter_round(height - puck_h / 2, height, puck_radius, FILLET_STEPS)],
+                 + [(a, r) for a, r, _ in quarter_round(height - puck_h / 2, height, puck_radius,
+                                                        FILLET_STEPS)],
                  axis='z')
     return combine(base, tube, puck)
 
 
 def blueboat_payload_bracket(part: dict, library: dict) -> Mesh:
-    """The mounting plate (bottom face at z = 0) with its grid of holes."""
+    """Return the mounting plate (bottom face at z = 0) with its grid of holes."""
     d = dimensions(part)
 
     def edges(extent, holes):
         pitch = extent / holes
         hole = BRACKET_HOLE_FILL * pitch
-        inner = [c + s * hole / 2 for c in (-extent / 2 + (i + 0.5) * pitch for i in range(holes)) for s in (-1, 1)]
+        centres = (-extent / 2 + (i + 0.5) * pitch for i in range(holes))
+        inner = [c + s * hole / 2 for c in centres for s in (-1, 1)]
         return [-extent / 2, *inner, extent / 2]
 
     x_edges, y_edges = edges(d['length'], BRACKET_HOLES_X), edges(d['width'], BRACKET_HOLES_Y)
     # Cells alternate bar/hole in each direction; a cell is a hole where two hole bands cross.
-    solid = [[not (i % 2 == 1 and j % 2 == 1) for j in range(len(y_edges) - 1)] for i in range(len(x_edges) - 1)]
+    solid = [[not (i % 2 == 1 and j % 2 == 1) for j in range(len(y_edges) - 1)]
+             for i in range(len(x_edges) - 1)]
     return extruded_grid(x_edges, y_edges, solid, 0.0, d['thickness'])
 
 
 def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
-    """An L bracket: a foot at the hull attachment (origin), a vertical plate down to -drop
-    (the collision box) and a clamp ring round the top of the Ping, which hangs from the `ping`
-    slot looking down (ring bore = the diameter of the slot's default sensor)."""
+    """
+    Return an L bracket.
+
+    a foot at the hull attachment (origin), a vertical plate down to -drop (the collision box) and
+    a clamp ring round the top of the Ping, which hangs from the `ping` slot looking down (ring
+    bore = the diameter of the slot's default sensor).
+    """
     d = dimensions(part)
     drop, width, thickness = d['drop'], d['width'], d['thickness']
     sensor = dimensions(default_occupant(part['slots']['ping'], library))
@@ -542,14 +626,19 @@ def blueboat_ping_singlebeam_mount(part: dict, library: dict) -> Mesh:
     # A cup over the Ping's back cap: a roof on the slot plane and a clamp ring round the body.
     clamp_height = PING_MOUNT_CLAMP_HEIGHT * sensor['length']
     outer = bore + thickness
-    cup = lathe([(top + thickness, outer), (top - clamp_height, outer), (top - clamp_height, bore), (top, bore)],
+    cup = lathe([(top + thickness, outer), (top - clamp_height, outer),
+                 (top - clamp_height, bore), (top, bore)],
                 axis='z', centre=(x, y, 0.0))
     return combine(bracket, cup)
 
 
 def ping_singlebeam(part: dict, library: dict) -> Mesh:
-    """The Ping's cylindrical body from its back cap (origin) along +x, a shallow dome on the
-    transducer face that ends at +length, and a cable gland behind the back cap."""
+    """
+    Return the Ping's cylindrical body from its back cap (origin) along +x.
+
+    A shallow dome on the transducer face ends at +length; a cable gland sits behind the back
+    cap.
+    """
     d = dimensions(part)
     length, diameter = d['length'], d['diameter']
     radius = diameter / 2
@@ -567,7 +656,7 @@ def ping_singlebeam(part: dict, library: dict) -> Mesh:
 
 
 def blueboat_battery(part: dict, library: dict) -> Mesh:
-    """A rounded box of the pack's size, centred on the origin."""
+    """Return a rounded box of the pack's size, centred on the origin."""
     d = dimensions(part)
     size = (d['length'], d['width'], d['height'])
     return rounded_box(size, BATTERY_FILLET * min(size))
@@ -675,11 +764,12 @@ SHAPES = {
 def load_library() -> dict[str, dict]:
     """Every shipped part, by type, in the index's order."""
     types = yaml.safe_load((PARTS_DIR / 'index.yaml').read_text(encoding='utf-8'))
-    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8')) for t in types}
+    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8'))
+            for t in types}
 
 
 def dimensions(part: dict) -> dict[str, float]:
-    """The numeric dimensions (their `_source`/`_unverified` notes left out)."""
+    """Return the part's numeric dimensions, without their `_source`/`_unverified` notes."""
     return {k: float(v) for k, v in part.get('dimensions', {}).items()
             if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
@@ -689,7 +779,7 @@ def slot_xyz(slots: dict, name: str) -> tuple[float, float, float]:
 
 
 def default_occupant(slot: dict, library: dict) -> dict:
-    """The part a slot holds by default (or the first it accepts), for sizing what meets it."""
+    """Return the part a slot holds by default (or the first it accepts), to size what meets it."""
     default = slot.get('default')
     name = default if default in library else slot['accepts'][0]
     return library[name]
@@ -705,7 +795,8 @@ def mesh_targets(library: dict) -> list[tuple[str, str]]:
                 if part_type not in SHAPES:
                     raise SystemExit(f'no mesh generator for {part_type} ({mesh})')
                 if not mesh.endswith('.stl'):
-                    raise SystemExit(f'{part_type}: {mesh} is not an .stl; this tool writes STL only')
+                    raise SystemExit(f'{part_type}: {mesh} is not an .stl; this tool writes STL '
+                                     'only')
                 targets.append((part_type, mesh))
     return targets
 
@@ -719,7 +810,8 @@ STL_RECORD = np.dtype([('normal', '<f4', (3,)), ('vertices', '<f4', (3, 3)), ('a
 def stl_bytes(mesh: Mesh, name: str) -> bytes:
     """Binary STL with a fixed header (no timestamp) and unit facet normals."""
     triangles = mesh.vertices[mesh.faces].astype('<f4')
-    normals = np.cross(triangles[:, 1].astype(float) - triangles[:, 0], triangles[:, 2].astype(float) - triangles[:, 0])
+    normals = np.cross(triangles[:, 1].astype(float) - triangles[:, 0],
+                       triangles[:, 2].astype(float) - triangles[:, 0])
     lengths = np.linalg.norm(normals, axis=1, keepdims=True)
     normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
     records = np.zeros(len(triangles), dtype=STL_RECORD)
@@ -730,7 +822,7 @@ def stl_bytes(mesh: Mesh, name: str) -> bytes:
 
 
 def build_all(library: dict) -> dict[str, tuple[str, Mesh, bytes]]:
-    """mesh path -> (part type, mesh, STL bytes)."""
+    """Return mesh path -> (part type, mesh, STL bytes)."""
     built = {}
     for part_type, relative in mesh_targets(library):
         mesh = SHAPES[part_type](library[part_type], library)
@@ -746,7 +838,7 @@ def write(built: dict, root: Path) -> None:
 
 
 def summary(built: dict) -> str:
-    """Files, sizes, triangle counts, watertightness and bounds, for eyeballing against the YAML."""
+    """Return files, sizes, triangle counts, watertightness, bounds: to compare with the YAML."""
     try:
         import trimesh
     except ImportError:
@@ -758,18 +850,23 @@ def summary(built: dict) -> str:
         total += len(data)
         closed = '?'
         if trimesh is not None:
-            closed = 'yes' if trimesh.Trimesh(mesh.vertices, mesh.faces, process=True).is_watertight else 'NO'
+            watertight = trimesh.Trimesh(mesh.vertices, mesh.faces, process=True).is_watertight
+            closed = 'yes' if watertight else 'NO'
         lo, hi = mesh.bounds()
-        lines.append(f'{relative:{width}} {len(data) / 1024:6.1f} {len(mesh.faces):6d} {closed:>6}  '
-                     f'({lo[0]:+.3f} {lo[1]:+.3f} {lo[2]:+.3f}) -> ({hi[0]:+.3f} {hi[1]:+.3f} {hi[2]:+.3f})')
+        lines.append(f'{relative:{width}} {len(data) / 1024:6.1f} {len(mesh.faces):6d} '
+                     f'{closed:>6}  ({lo[0]:+.3f} {lo[1]:+.3f} {lo[2]:+.3f}) -> '
+                     f'({hi[0]:+.3f} {hi[1]:+.3f} {hi[2]:+.3f})')
     lines.append(f'{len(built)} meshes, {total / 1024:.1f} KB in total')
     return '\n'.join(lines)
 
 
 def same_geometry(committed: bytes, fresh: bytes) -> bool:
-    """Equal up to float rounding: the same header and triangles, coordinates within 1 um. Byte
-    equality is the rule on one machine; this keeps a last-bit difference in another platform's
-    sin/cos from failing the check."""
+    """
+    Equal up to float rounding.
+
+    the same header and triangles, coordinates within 1 um. Byte equality is the rule on one
+    machine; this keeps a last-bit difference in another platform's sin/cos from failing the check.
+    """
     if committed[:84] != fresh[:84] or len(committed) != len(fresh):
         return False
     a = np.frombuffer(committed, dtype=STL_RECORD, offset=84)

@@ -41,5 +41,6 @@ echo "setup: installing bluerobotics_parts${extras} into .venv"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
 if [ "${1:-}" = "test" ]; then
   tools/setup_gz.sh  # Gazebo Harmonic from ../shared/gz-harmonic, when there
+  tools/setup_ros.sh  # ROS 2 Jazzy rclpy, messages, launch stack, ament linters
 fi
 echo "setup: done (.venv/bin/bluerobotics-parts, .venv/bin/check_assembly)"

@@ -1,0 +1,83 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Whether a Gazebo (gz sim) is already running, and what ``gazebo:=auto|true|false`` decides.
+
+A second vehicle launched into a running world joins it instead of starting another server;
+the running worlds are the ones whose ``/world/<name>/create`` service ``gz service -l``
+lists (the service ros_gz_sim's ``create`` calls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import os
+import re
+import shutil
+import subprocess
+
+
+@dataclass(frozen=True)
+class GazeboDecision:
+    """Start Gazebo or not, the world to spawn into (None: the first one found), and why."""
+
+    start: bool
+    world_name: str | None
+    note: str
+
+
+def running_gazebo_worlds(timeout: float = 5.0, environ=None) -> tuple:
+    """
+    Return the names of the worlds a running gz sim serves.
+
+    Empty when none answers within ``timeout`` seconds or when the ``gz`` command is absent.
+    """
+    environ = dict(os.environ if environ is None else environ)
+    command = shutil.which('gz', path=environ.get('PATH'))
+    if command is None:
+        return ()
+    try:
+        result = subprocess.run([command, 'service', '-l'], capture_output=True, text=True,
+                                timeout=timeout, env=environ, stdin=subprocess.DEVNULL)
+    except (subprocess.TimeoutExpired, OSError):
+        return ()
+    if result.returncode != 0:
+        return ()
+    return tuple(sorted(set(re.findall(r'^/world/([^/\s]+)/create\s*$', result.stdout, re.M))))
+
+
+def decide(mode: str, world, gazebo_running) -> GazeboDecision:
+    """
+    Decide for ``gazebo:=<mode>`` with the world argument (a launch_arguments.World).
+
+    ``gazebo_running`` is asked only for ``auto``; it returns the running worlds' names
+    (or a bool).
+    """
+    if mode == 'true':
+        return GazeboDecision(True, world.name, f'starting Gazebo with {world.file}')
+    if mode == 'false':
+        return GazeboDecision(False, world.name, 'not starting Gazebo (gazebo:=false), spawning '
+                              f"into world {world.name or '(the first one found)'}")
+    found = gazebo_running()
+    if not found:
+        return GazeboDecision(True, world.name,
+                              f'no Gazebo running, starting it with {world.file}')
+    worlds = () if isinstance(found, bool) else tuple(found)
+    if world.name in worlds or not worlds:
+        target = world.name
+    else:  # another world runs: spawn into it when it is the only one, else let create pick
+        target = worlds[0] if len(worlds) == 1 else None
+    return GazeboDecision(False, target, 'Gazebo already running, spawning into world '
+                          f"{target or '(the first one found)'}")

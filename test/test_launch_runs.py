@@ -1,0 +1,401 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+vehicle.launch.py and display.launch.py run by ``ros2 launch``, as a user runs them.
+
+The real launch stack (launch 3.4.3, launch_ros 0.26.6, ros2launch), ros_gz_sim's real
+gz_sim.launch.py and the real scan_to_range node run; the programs that cannot run here are
+test doubles (test/ros_doubles/: robot_state_publisher, parameter_bridge, create, rviz2,
+joint_state_publisher_gui are rclpy nodes parsing the real --ros-args; gz is a Ruby script
+like the real one) that record what they were started with. Every launch ends with a
+terminal's Ctrl-C (SIGINT to the whole process group).
+
+ros_gz_sim starts gz through /bin/sh (``ExecuteProcess(shell=True)``, ros_gz branch jazzy,
+ros_gz_sim/launch/gz_sim.launch.py): Debian's and Ubuntu's dash then dies of the Ctrl-C's
+SIGINT itself, whatever gz does, so launch reports that wrapper "died" with -2. That report is
+accepted for the wrapper alone, and only once gz under it has stopped cleanly (NOTES.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import CONFIG_DIR, write_config
+import pytest
+import ros_support
+from ros_support import LaunchRun
+import yaml
+
+RSP = ('robot_state_publisher', 'robot_state_publisher')
+BRIDGE = ('ros_gz_bridge', 'parameter_bridge')
+CREATE = ('ros_gz_sim', 'create')
+RVIZ = ('rviz2', 'rviz2')
+GUI = ('joint_state_publisher_gui', 'joint_state_publisher_gui')
+GZ = ('gz', 'sim')
+GAZEBO_WRAPPER = 'gazebo-'  # launch's name for gz_sim.launch.py's process (name='gazebo')
+
+
+@pytest.fixture(scope='module')
+def prefix(tmp_path_factory):
+    ros_support.require_launch()
+    return ros_support.make_prefix(tmp_path_factory.mktemp('ament_prefix'))
+
+
+def vehicle(folder, prefix, *arguments, **kwargs) -> LaunchRun:
+    return LaunchRun(folder, prefix, 'bluerobotics_parts', 'vehicle.launch.py', *arguments,
+                     **kwargs)
+
+
+def only(records: dict, executable: str) -> dict:
+    (record,) = records[executable]
+    return record
+
+
+def converter_line(run: LaunchRun, scan: str, range_topic: str, frame: str,
+                   namespace: str = '') -> None:
+    """
+    Assert the real scan_to_range started with the name, topics and frame the launch gave it.
+
+    Its log line shows its node (logger) name in its namespace (default: the vehicle's; dots
+    for slashes), both topics as resolved, the frame and the Ping2's cone (25 degrees,
+    0.5-100 m).
+    """
+    vehicle_name, instance = scan.split('/')[1:3]
+    logger = f'{namespace or vehicle_name}.{instance}_scan_to_range'
+    line = (f'[{logger}]: {scan} (PointCloud2) -> {range_topic} '
+            f'(Range, frame {frame}, field of view 0.436 rad, 0.5-100.0 m)')
+    assert line in run.log, run.log
+
+
+def wait_for_log(run: LaunchRun, text: str, timeout: float = 60.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while text not in run.log:
+        if run.process.poll() is not None or time.monotonic() > deadline:
+            run.stop()
+            raise AssertionError(f'{text!r} not in the launch log:\n{run.log}')
+        time.sleep(0.2)
+
+
+def shut_down(run: LaunchRun, shares_records: bool = False, group: bool = True) -> None:
+    """
+    Ctrl-C, then assert the clean shutdown (the gz wrapper: see the module docstring).
+
+    With ``shares_records`` another launch still running wrote records too: only the
+    processes this launch reports are checked for leftovers.
+    """
+    code = run.interrupt(group=group)
+    try:
+        report = run.process_report()
+        gz = run.records_of(*GZ)
+        for pid, (name, state) in list(report.items()):
+            if name.startswith(GAZEBO_WRAPPER) and state == 'died' and gz:
+                assert f'process has died [pid {pid}, exit code -2,' in run.log, run.log
+                assert all((run.records / f"gz.sim.{r['pid']}.stopped").is_file() for r in gz), \
+                    'gz did not stop on the SIGINT'
+                report.pop(pid)
+        unclean = {pid: state for pid, state in report.items() if state[1] != 'clean'}
+        assert report and not unclean, f'not finished cleanly: {unclean}\n{run.log}'
+        assert 'Traceback' not in run.log, run.log
+        assert code == 0, f'ros2 launch exit code {code}\n{run.log}'
+        recorded = set() if shares_records else {r['pid'] for r in run.records_of()}
+        left = [pid for pid in set(run.process_report()) | recorded if ros_support.alive(pid)]
+        assert not left, f'still running after the launch ended: {left}'
+    finally:
+        run.stop()  # whatever the checks found, nothing of this launch outlives the test
+
+
+def mesh_uris(urdf: str) -> set:
+    import re
+
+    return set(re.findall(r'filename="(package://[^"]+)"', urdf))
+
+
+def test_vehicle_launch_with_its_defaults(prefix, tmp_path):
+    run = vehicle(tmp_path, prefix)
+    try:
+        records = run.wait_for([RSP, BRIDGE, CREATE, GZ])
+        wait_for_log(run, '(PointCloud2) -> ')
+    finally:
+        shut_down(run)
+    folder = tmp_path / 'ros_home' / 'bluerobotics_parts' / 'blueboat'
+    urdf_file = folder / 'robot_description.urdf'
+    spawned = urdf_file.read_text(encoding='utf-8')
+    assert sorted(records) == ['create', 'parameter_bridge', 'robot_state_publisher', 'sim']
+
+    rsp = only(records, 'robot_state_publisher')
+    assert (rsp['name'], rsp['namespace']) == ('robot_state_publisher', '/blueboat')
+    assert rsp['parameters']['robot_description'] == spawned  # what Gazebo spawns
+    assert rsp['parameters']['frame_prefix'] == 'blueboat/'
+    assert rsp['parameters']['use_sim_time'] is True
+    assert rsp['resolved_topics'] == {'joint_states': '/blueboat/joint_states',
+                                      'robot_description': '/blueboat/robot_description'}
+    assert rsp['user_arguments'] == []
+
+    create = only(records, 'create')
+    assert (create['name'], create['namespace']) == ('blueboat_create', '/')
+    assert create['user_arguments'] == ['-name', 'blueboat', '-file', str(urdf_file),
+                                        '-x', '0.0', '-y', '0.0', '-z', '0.0', '-Y', '0.0',
+                                        '-world', 'water']
+    assert create['files'][str(urdf_file)] == spawned
+    assert create['parameters']['use_sim_time'] is True
+
+    bridge = only(records, 'parameter_bridge')
+    assert (bridge['name'], bridge['namespace']) == ('blueboat_bridge', '/')
+    bridge_file = str(folder / 'bridge.yaml')
+    assert bridge['parameters']['config_file'] == bridge_file
+    assert bridge['parameters']['use_sim_time'] is True
+    entries = yaml.safe_load(bridge['files'][bridge_file])
+    topics = {e['ros_topic_name'] for e in entries}
+    assert {'/blueboat/motor_port/thrust', '/blueboat/ping/scan', '/blueboat/joint_states',
+            '/clock'} <= topics
+
+    gz = only(records, 'sim')
+    world = ros_support.package_share() / 'config' / 'worlds' / 'water.sdf'
+    assert gz['arguments'] == ['sim', '-r', str(world), '--force-version', '8']
+    assert gz['world'] == 'water'
+    # GZ_SIM_RESOURCE_PATH was unset: what gz got came from package.xml's gazebo_model_path
+    # through ros_gz_sim's real gz_sim.launch.py, and every mesh resolves under it
+    # (gz turns package://bluerobotics_parts/... into model://bluerobotics_parts/...).
+    entries = [Path(p) for p in (gz['GZ_SIM_RESOURCE_PATH'] or '').split(':') if p]
+    uris = mesh_uris(spawned)
+    assert uris
+    for uri in uris:
+        relative = uri[len('package://'):]
+        assert [e for e in entries if (e / relative).is_file()], (uri, entries)
+
+    converter_line(run, '/blueboat/ping/scan', '/blueboat/ping/range', 'blueboat/ping_beam')
+    assert 'no Gazebo running, starting it with' in run.log
+
+
+def test_a_sigint_to_launch_alone_stops_gazebo_too(prefix, tmp_path):
+    """
+    Stop with kill -INT of ros2 launch (no terminal): launch signals only ros_gz_sim's shell.
+
+    dash ignores SIGINT while it waits for gz; vehicle.launch.py passes the stop on to gz.
+    Whether dash then reports -2 depends on which SIGINT arrives first (it kills itself with
+    a SIGINT it got while waiting), so either report is accepted for the shell.
+    """
+    run = vehicle(tmp_path, prefix, 'gui:=false')
+    try:
+        run.wait_for([RSP, BRIDGE, CREATE, GZ])
+    finally:
+        shut_down(run, group=False)
+    (gz,) = run.records_of(*GZ)
+    world = ros_support.package_share() / 'config' / 'worlds' / 'water.sdf'
+    assert gz['arguments'][:4] == ['sim', '-r', str(world), '-s']
+    # gz got the SIGINT and stopped (shut_down checked nothing is left and that the shell, if
+    # reported dead, died of SIGINT, not of launch's escalation to SIGTERM after 5 s)
+    assert (run.records / f"gz.sim.{gz['pid']}.stopped").read_text(encoding='utf-8') == 'INT'
+    assert 'escalating to' not in run.log, run.log
+
+
+def test_another_config_with_its_name_and_position(prefix, tmp_path):
+    config = CONFIG_DIR / 'examples' / 'ping_at_bow.yaml'
+    run = vehicle(tmp_path, prefix, f'config:={config}', 'name:=boat2', 'y:=4.0',
+                  'gazebo:=false')
+    try:
+        records = run.wait_for([RSP, BRIDGE, CREATE])
+        wait_for_log(run, '(PointCloud2) -> ')
+    finally:
+        shut_down(run)
+    assert not run.records_of(*GZ) and 'gazebo' not in run.process_report_names()
+    rsp = only(records, 'robot_state_publisher')
+    assert (rsp['namespace'], rsp['parameters']['frame_prefix']) == ('/boat2', 'boat2/')
+    assert '<robot name="boat2">' in rsp['parameters']['robot_description']
+    create = only(records, 'create')
+    arguments = create['user_arguments']
+    assert arguments[arguments.index('-name') + 1] == 'boat2'
+    assert arguments[arguments.index('-y') + 1] == '4.0'
+    assert create['name'] == 'boat2_create'
+    assert only(records, 'parameter_bridge')['name'] == 'boat2_bridge'
+    converter_line(run, '/boat2/bow_ping/scan', '/boat2/bow_ping/range', 'boat2/bow_ping_beam')
+
+
+def test_without_gazebo_and_with_rviz(prefix, tmp_path):
+    run = vehicle(tmp_path, prefix, 'gazebo:=false', 'rviz:=true')
+    try:
+        records = run.wait_for([RSP, BRIDGE, CREATE, RVIZ])
+    finally:
+        shut_down(run)
+    assert not run.records_of(*GZ)
+    rviz = only(records, 'rviz2')
+    view_file = str(tmp_path / 'ros_home' / 'bluerobotics_parts' / 'blueboat' / 'vehicle.rviz')
+    assert (rviz['name'], rviz['namespace']) == ('rviz2', '/blueboat')
+    assert rviz['user_arguments'] == ['-d', view_file]
+    assert rviz['parameters']['use_sim_time'] is True
+    view = yaml.safe_load(rviz['files'][view_file])['Visualization Manager']
+    assert view['Global Options']['Fixed Frame'] == 'blueboat/odom'
+    displays = {d['Class'].split('/')[-1]: d for d in view['Displays']}
+    assert displays['RobotModel']['Description Topic']['Value'] == \
+        only(records, 'robot_state_publisher')['resolved_topics']['robot_description']
+    assert displays['Range']['Topic']['Value'] == '/blueboat/ping/range'
+
+
+def test_a_bad_config_stops_the_launch_before_any_process(prefix, tmp_path):
+    config = write_config(tmp_path, 'parts:\n  - {slot: motor_port, type: blueboat_flag}\n')
+    run = vehicle(tmp_path / 'run', prefix, f'config:={config}')
+    code = run.wait()
+    assert code != 0
+    assert f'{config}:2' in run.log and 'motor_port' in run.log and 'blueboat_flag' in run.log
+    assert 'Traceback' not in run.log
+    assert 'process started' not in run.log and not run.records_of()
+    assert not (tmp_path / 'run' / 'ros_home' / 'bluerobotics_parts').exists()
+
+
+def test_a_misspelled_or_invalid_argument(prefix, tmp_path):
+    run = vehicle(tmp_path / 'typo', prefix, 'gazebo:=false', 'nmae:=boat2')
+    try:
+        records = run.wait_for([RSP, BRIDGE, CREATE])
+    finally:
+        shut_down(run)
+    assert "'nmae' is not declared and is ignored; did you mean 'name'?" in run.log
+    assert only(records, 'robot_state_publisher')['namespace'] == '/blueboat'
+    invalid = vehicle(tmp_path / 'invalid', prefix, 'rviz:=yes')
+    assert invalid.wait() != 0
+    assert 'Argument "rviz" provided value "yes" is not valid' in invalid.log
+    assert not invalid.records_of()
+
+
+def test_display_launch(prefix, tmp_path):
+    run = LaunchRun(tmp_path, prefix, 'bluerobotics_parts', 'display.launch.py', 'name:=shown')
+    try:
+        records = run.wait_for([RSP, GUI, RVIZ])
+    finally:
+        shut_down(run)
+    rsp = only(records, 'robot_state_publisher')
+    assert rsp['namespace'] == '/shown' and rsp['parameters']['frame_prefix'] == 'shown/'
+    description = rsp['parameters']['robot_description']
+    assert '<robot name="shown">' in description and '<gazebo' not in description
+    gui = only(records, 'joint_state_publisher_gui')
+    assert gui['namespace'] == '/shown'
+    assert gui['resolved_topics']['joint_states'] == rsp['resolved_topics']['joint_states'] == \
+        '/shown/joint_states'
+    rviz = only(records, 'rviz2')
+    assert rviz['user_arguments'] == [
+        '-d', str(tmp_path / 'ros_home' / 'bluerobotics_parts' / 'shown' / 'display.rviz')]
+    assert {r['parameters']['use_sim_time'] for r in records['robot_state_publisher'] +
+            records['joint_state_publisher_gui'] + records['rviz2']} == {False}
+    assert not run.records_of(*GZ) and not run.records_of(*CREATE)
+
+
+def test_two_vehicles_in_one_world(prefix, tmp_path):
+    records_dir = tmp_path / 'records'  # one gz double for both: the second sees the first's
+    first = vehicle(tmp_path / 'a', prefix, 'name:=a', records=records_dir)
+    second = None
+    try:
+        first.wait_for([RSP, BRIDGE, CREATE, GZ])
+        second = vehicle(tmp_path / 'b', prefix, 'name:=b', 'y:=3.0', records=records_dir)
+        second.wait_for([RSP, RSP, BRIDGE, BRIDGE, CREATE, CREATE, GZ])
+        wait_for_log(second, '(PointCloud2) -> ')
+    finally:
+        if second:
+            shut_down(second, shares_records=True)
+        shut_down(first)
+    assert len(first.records_of(*GZ)) == 1  # the second joined the running world
+    assert 'Gazebo already running, spawning into world water' in second.log
+    by_vehicle = {}
+    for record in first.records_of():
+        if record['package'] != 'gz':
+            vehicle_name = record['name'].split('_')[0] if record['namespace'] == '/' \
+                else record['namespace'].strip('/')
+            by_vehicle.setdefault(vehicle_name, []).append(record)
+    assert sorted(by_vehicle) == ['a', 'b']
+
+    def names(records):
+        nodes = {r['fully_qualified_name'] for r in records}
+        topics = set()
+        frames = set()
+        for r in records:
+            topics |= set(r['resolved_topics'].values())
+            if 'frame_prefix' in r['parameters']:
+                frames.add(r['parameters']['frame_prefix'])
+            for text in r['files'].values():
+                if r['executable'] == 'parameter_bridge':
+                    topics |= {e['ros_topic_name'] for e in yaml.safe_load(text)}
+        topics -= {'/clock', '/tf', '/robot_description'}  # shared by design (launch_plan)
+        return nodes, topics, frames
+
+    a, b = names(by_vehicle['a']), names(by_vehicle['b'])
+    for mine, theirs in zip(a, b):
+        assert mine and theirs and not mine & theirs, (mine, theirs)
+    assert a[2] == {'a/'} and b[2] == {'b/'}
+    create_b = [r for r in by_vehicle['b'] if r['executable'] == 'create'][0]
+    assert create_b['user_arguments'][-2:] == ['-world', 'water']
+    converter_line(first, '/a/ping/scan', '/a/ping/range', 'a/ping_beam')
+    converter_line(second, '/b/ping/scan', '/b/ping/range', 'b/ping_beam')
+
+
+PARENT = """
+from launch import LaunchDescription
+from launch.actions import GroupAction, IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch_ros.actions import Node, PushROSNamespace, SetParameter
+
+VEHICLE = {vehicle!r}
+
+
+def generate_launch_description():
+    return LaunchDescription([
+        GroupAction([
+            PushROSNamespace('fleet'),
+            SetParameter(name='use_sim_time', value=False),  # overridden by the include's
+            IncludeLaunchDescription(PythonLaunchDescriptionSource(VEHICLE),
+                                     launch_arguments={{'gazebo': 'false'}}.items()),
+            Node(package='joint_state_publisher_gui', executable='joint_state_publisher_gui',
+                 name='users_node'),
+        ], scoped=True),
+    ])
+"""
+
+
+def test_a_parent_launch_with_a_namespace_and_its_own_node(prefix, tmp_path):
+    parent = tmp_path / 'parent.launch.py'
+    parent.write_text(PARENT.format(
+        vehicle=str(ros_support.package_share() / 'launch' / 'vehicle.launch.py')),
+                      encoding='utf-8')
+    run = LaunchRun(tmp_path, prefix, parent)
+    try:
+        records = run.wait_for([RSP, BRIDGE, CREATE, GUI])
+        wait_for_log(run, '(PointCloud2) -> ')
+    finally:
+        shut_down(run)
+    rsp = only(records, 'robot_state_publisher')
+    assert rsp['namespace'] == '/fleet/blueboat'
+    # what the bridge and the spawn connect does not move with the namespace
+    assert rsp['resolved_topics']['joint_states'] == '/blueboat/joint_states'
+    bridge = only(records, 'parameter_bridge')
+    assert bridge['fully_qualified_name'] == '/fleet/blueboat_bridge'
+    topics = {e['ros_topic_name'] for e in yaml.safe_load(
+        bridge['files'][bridge['parameters']['config_file']])}
+    assert '/blueboat/joint_states' in topics and '/blueboat/ping/scan' in topics
+    create = only(records, 'create')
+    arguments = create['user_arguments']
+    assert arguments[arguments.index('-file') + 1] == rsp_file(tmp_path)
+    assert create['files'][rsp_file(tmp_path)] == rsp['parameters']['robot_description']
+    converter_line(run, '/blueboat/ping/scan', '/blueboat/ping/range', 'blueboat/ping_beam',
+                   namespace='fleet.blueboat')
+    # use_sim_time (the argument's default, true, over the parent's earlier false) reaches
+    # every node, also the one the parent starts after the include
+    users = only(records, 'joint_state_publisher_gui')
+    assert users['fully_qualified_name'] == '/fleet/users_node'
+    assert {r['parameters']['use_sim_time'] for rs in records.values() for r in rs
+            if r['package'] != 'gz'} == {True}
+
+
+def rsp_file(tmp_path: Path) -> str:
+    return str(tmp_path / 'ros_home' / 'bluerobotics_parts' / 'blueboat' /
+               'robot_description.urdf')

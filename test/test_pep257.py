@@ -1,0 +1,31 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""ament_pep257 over the package, as ros2 pkg create's ament_python template runs it."""
+
+from conftest import REPO
+import pytest
+import ros_support
+
+
+@pytest.mark.linter
+@pytest.mark.pep257
+def test_pep257(monkeypatch):
+    try:
+        from ament_pep257.main import main
+    except ImportError as error:
+        ros_support.unavailable(f'needs ament_pep257 (tools/setup_ros.sh): {error}')
+    monkeypatch.chdir(REPO)
+    rc = main(argv=['.', 'test'])
+    assert rc == 0, 'Found code style errors / warnings'
