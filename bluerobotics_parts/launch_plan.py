@@ -141,7 +141,7 @@ def spawn_z(result) -> float:
 
     0 for a boat, whose hull floats at z = 0; 1 m down for the BlueROV2.
     """
-    return -result.catalogue[result.resolved.manifest.base.type].spawn_depth
+    return 0.0 - result.catalogue[result.resolved.manifest.base.type].spawn_depth  # not -0.0
 
 
 def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,

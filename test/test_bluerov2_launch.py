@@ -31,6 +31,7 @@ from conftest import CONFIG_DIR, write_config
 import pytest
 from test_launch_files import load, nodes, prefix, ros_launch, visit  # noqa: F401 (fixtures)
 from test_launch_plan import make_plan, nodes_by_executable, option
+from test_launch_runs import BRIDGE, CREATE, only, RSP, RVIZ, shut_down, vehicle
 import yaml
 
 ROVS = {'bluerov2.yaml': ('bluerov2', 6), 'bluerov2_heavy.yaml': ('bluerov2_heavy', 8)}
@@ -129,3 +130,34 @@ def test_display_launch_on_an_rov_config(ros_launch, tmp_path, monkeypatch, conf
     monkeypatch.setenv('ROS_HOME', str(tmp_path))
     actions = visit(load('display.launch.py'), {'config': str(CONFIG_DIR / config)})
     assert ('robot_state_publisher', 'robot_state_publisher') in nodes(actions)
+
+
+@pytest.mark.parametrize('config', sorted(ROVS))
+def test_ros2_launch_spawns_the_rov_1_m_down(prefix, tmp_path, config):  # noqa: F811
+    """
+    Run ``ros2 launch bluerobotics_parts vehicle.launch.py config:=...`` for real.
+
+    The launch stack is real; the programs it starts are the shared test doubles that record
+    their command lines and parameter files (test/ros_support.py; what they stand in for stays
+    unverified, NOTES.md).
+    """
+    name, count = ROVS[config]
+    run = vehicle(tmp_path, prefix, f'config:={CONFIG_DIR / config}', 'gazebo:=false',
+                  'rviz:=true')
+    try:
+        records = run.wait_for([RSP, BRIDGE, CREATE, RVIZ])
+    finally:
+        shut_down(run)
+    folder = tmp_path / 'ros_home' / 'bluerobotics_parts' / name
+    arguments = only(records, 'create')['user_arguments']
+    assert arguments[arguments.index('-name') + 1] == name
+    assert arguments[arguments.index('-z') + 1] == '-1.0'
+    rsp = only(records, 'robot_state_publisher')
+    assert (rsp['namespace'], rsp['parameters']['frame_prefix']) == (f'/{name}', f'{name}/')
+    bridge = only(records, 'parameter_bridge')
+    entries = yaml.safe_load(bridge['files'][str(folder / 'bridge.yaml')])
+    assert sorted(e['ros_topic_name'] for e in entries if e['ros_topic_name'].endswith(
+        '/thrust')) == sorted(f'/{name}/thruster_{n}/thrust' for n in range(1, count + 1))
+    view_file = str(folder / 'vehicle.rviz')
+    view = yaml.safe_load(only(records, 'rviz2')['files'][view_file])['Visualization Manager']
+    assert view['Views']['Current']['Target Frame'] == f'{name}/base_link'
