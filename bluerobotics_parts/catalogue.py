@@ -93,6 +93,21 @@ class PartType:
         return self.data.get('description', '')
 
     @property
+    def family(self) -> str:
+        """
+        Return the vehicle family the part is made for (``blueboat``, ``bluerov2``).
+
+        ``common`` for parts several families' slots take; empty when the part file does not
+        say.
+        """
+        return self.data.get('family', '')
+
+    @property
+    def spawn_depth(self) -> float:
+        """Return how deep a launch puts a vehicle on this base part (m; 0 for a boat)."""
+        return float((self.data.get('hydrostatics') or {}).get('spawn_depth') or 0.0)
+
+    @property
     def mass(self) -> float:
         return float((self.data.get('inertial') or {}).get('mass') or 0.0)
 
@@ -173,8 +188,8 @@ class Catalogue:
         loaded = [read_user_part(str(file)) for file in files]
         combined, clashes = self.combine(loaded)
         found = [problem for user in loaded for problem in user.problems]
-        found += [Problem(message, loaded[index].file_text, loaded[index].type_line,
-                          stage='expansion', rule='part-file-clash')
+        found += [Problem('ASSEMBLY ERROR: ' + message, loaded[index].file_text,
+                          loaded[index].type_line, stage='expansion', rule='part-file-clash')
                   for index, message in clashes]
         found += combined.reference_problems()
         if found:

@@ -49,7 +49,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file | world | name | number | choice | current
+    kind: str  # file | world | name | number | height | choice | current
     choices: tuple = ()  # the valid values of a 'choice' argument, as launch checks them
 
 
@@ -71,7 +71,9 @@ def _vehicle_arguments() -> tuple:
                  'a world gz finds itself (e.g. empty.sdf)', 'world'),
         Argument('x', '0.0', 'Spawn position x (metres)', 'number'),
         Argument('y', '0.0', 'Spawn position y (metres)', 'number'),
-        Argument('z', '0.0', 'Spawn position z (metres; the water surface is z = 0)', 'number'),
+        Argument('z', 'auto', 'Spawn position z (metres; the water surface is z = 0); auto: '
+                 "the vehicle's own, at the surface for a boat, below it for an ROV (its base "
+                 "part's spawn depth)", 'height'),
         Argument('yaw', '0.0', 'Spawn heading (radians, counter-clockwise from +x)', 'number'),
         Argument('gui', 'true', 'Start the Gazebo GUI with the server', 'choice',
                  BOOLEAN_CHOICES),
@@ -147,7 +149,9 @@ def _parse(argument: Argument, text: str):
             except BlueRoboticsPartsError as error:
                 raise LaunchArgumentError(f'{shown}: {error}') from None
         return text or None
-    if argument.kind == 'number':
+    if argument.kind == 'height' and text.lower() == 'auto':
+        return None  # the vehicle's own (launch_plan.spawn_z)
+    if argument.kind in ('number', 'height'):
         try:
             number = float(text)
         except ValueError:

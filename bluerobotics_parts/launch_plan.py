@@ -119,7 +119,8 @@ def plan(values, environ=None,
     nodes = [
         _state_publisher(names, result.urdf),
         NodeSpec('ros_gz_sim', 'create', f'{name}_create',
-                 arguments=_spawn_arguments(name, urdf_file, args, gazebo.world_name)),
+                 arguments=_spawn_arguments(name, urdf_file, args, spawn_z(result),
+                                            gazebo.world_name)),
         NodeSpec('ros_gz_bridge', 'parameter_bridge', f'{name}_bridge',
                  parameters={'config_file': str(bridge_file)}),
     ]
@@ -134,9 +135,20 @@ def plan(values, environ=None,
                       world, gz_args, args['use_sim_time'], tuple(nodes), identity, summary)
 
 
-def _spawn_arguments(name: str, urdf_file: Path, args: dict, world_name) -> tuple:
+def spawn_z(result) -> float:
+    """
+    Return where ``z:=auto`` spawns a built vehicle: its base part's spawn depth, below z = 0.
+
+    0 for a boat, whose hull floats at z = 0; 1 m down for the BlueROV2.
+    """
+    return 0.0 - result.catalogue[result.resolved.manifest.base.type].spawn_depth  # not -0.0
+
+
+def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,
+                     world_name) -> tuple:
     """Return ros_gz_sim create's arguments: the model name, the file, the pose, the world."""
-    pose = [('-x', args['x']), ('-y', args['y']), ('-z', args['z']), ('-Y', args['yaw'])]
+    z = auto_z if args['z'] is None else args['z']
+    pose = [('-x', args['x']), ('-y', args['y']), ('-z', z), ('-Y', args['yaw'])]
     spawn = ['-name', name, '-file', str(urdf_file)] + [str(v) for p in pose for v in p]
     if world_name:
         spawn += ['-world', world_name]

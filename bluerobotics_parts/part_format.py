@@ -20,8 +20,8 @@ from .yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
 
-PART_KEYS = ('type', 'description', 'dimensions', 'attach', 'axis', 'inertial', 'visual',
-             'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
+PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
+             'visual', 'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
              'hydrodynamics', 'installed_thrust')
 SLOT_KEYS = ('xyz', 'rpy', 'accepts', 'default', 'joint', 'collision')
 FRAME_KEYS = ('xyz', 'rpy')
@@ -85,6 +85,8 @@ class _Checker:
             self.problem(('type',), 'type: must name the part type (letters, digits, '
                          'underscores, starting with a letter; not none)'
                          + (f': {why}' if why and type_name != 'none' else ''))
+        if 'family' in data:
+            self.name(('family',), data['family'], 'family')
         frames = {}
         if self.mapping(('frames',), data.get('frames') or {}, 'frames'):
             frames = data.get('frames') or {}

@@ -100,8 +100,9 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
     """
     Return the steady states the Hydrodynamics coefficients predict.
 
-    Full ahead (every propeller at its maximum), full astern (every one at its minimum), and
-    one propeller (the first) full ahead alone.
+    Full ahead (every propeller at the limit that pushes the vehicle ahead: its maximum when
+    it points forward, its minimum when it points aft, as an ROV's vectored front thrusters
+    do), full astern (the other limits), and one propeller (the first) full ahead alone.
     """
     poses = kinematics.link_poses(vehicle)
     forces = {}
@@ -110,8 +111,9 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
         origin, axis = kinematics.joint_frame(vehicle, poses, joint)
         forces[name] = (origin, axis, limit)
 
-    def surge(which):
-        return sum(axis[0] * getattr(limit, which) for _, axis, limit in forces.values())
+    def surge(ahead: bool):
+        return sum(axis[0] * (limit.maximum if (axis[0] >= 0) == ahead else limit.minimum)
+                   for _, axis, limit in forces.values())
 
     def speed(thrust, linear, quadratic):
         if not thrust or (linear == 0 and quadratic == 0):
@@ -120,7 +122,7 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
 
     xu, xuu = coefficients.get('xU', 0.0), coefficients.get('xUabsU', 0.0)
     nr, nrr = coefficients.get('nR', 0.0), coefficients.get('nRabsR', 0.0)
-    ahead, astern = surge('maximum'), surge('minimum')
+    ahead, astern = surge(True), surge(False)
     first = next(iter(forces), None)
     moment = 0.0
     if first is not None:

@@ -6,24 +6,46 @@ from .catalogue import Catalogue
 from .record import AssemblyRecord
 
 
+COMMON_FAMILY = 'common'
+FAMILY_HEADINGS = {COMMON_FAMILY: 'family common (parts more than one family takes)',
+                   '': 'no family (part files that name none)'}
+
+
 def catalogue_text(catalogue: Catalogue) -> str:
-    """Every part type with its mass and slots (accepted types, default, joint)."""
-    lines = []
+    """
+    List every part type with its mass and slots (accepted types, default, joint).
+
+    Parts are grouped by vehicle family (a part file's ``family``): each vehicle family in
+    name order, then the common parts, then any part file that names no family.
+    """
+    groups: dict = {}
     for name in catalogue:
-        part = catalogue[name]
-        origin = '' if part.shipped else f'  [from {part.file}]'
-        lines.append(f'{name}  ({part.mass:g} kg){origin}')
-        if part.description:
-            lines.append(f'    {part.description}')
-        for slot in part.slots.values():
-            extras = [f'joint {slot.joint}'] if slot.joint != 'fixed' else []
-            extras += ['no collision'] if not slot.collision else []
-            suffix = f"  ({', '.join(extras)})" if extras else ''
-            lines.append(f"    slot {slot.name}: accepts {', '.join(slot.accepts) or 'nothing'}; "
-                         f'default {slot.default}{suffix}')
-        for frame in part.frames:
-            lines.append(f'    frame {frame}')
-    return '\n'.join(lines) + '\n'
+        groups.setdefault(catalogue[name].family, []).append(catalogue[name])
+    order = sorted(f for f in groups if f not in FAMILY_HEADINGS) + \
+        [f for f in FAMILY_HEADINGS if f in groups]
+    lines = []
+    for family in order:
+        lines.append(FAMILY_HEADINGS.get(family, f'family {family}'))
+        for part in groups[family]:
+            lines += _part_lines(part)
+        lines.append('')
+    return '\n'.join(lines[:-1]) + '\n'
+
+
+def _part_lines(part) -> list:
+    origin = '' if part.shipped else f'  [from {part.file}]'
+    lines = [f'{part.type}  ({part.mass:g} kg){origin}']
+    if part.description:
+        lines.append(f'    {part.description}')
+    for slot in part.slots.values():
+        extras = [f'joint {slot.joint}'] if slot.joint != 'fixed' else []
+        extras += ['no collision'] if not slot.collision else []
+        suffix = f"  ({', '.join(extras)})" if extras else ''
+        lines.append(f"    slot {slot.name}: accepts {', '.join(slot.accepts) or 'nothing'}; "
+                     f'default {slot.default}{suffix}')
+    for frame in part.frames:
+        lines.append(f'    frame {frame}')
+    return lines
 
 
 def tree_text(record: AssemblyRecord) -> str:

@@ -24,10 +24,10 @@ document order (instances, frames, slots, part files: what the URDF writer turns
 elements and the record) and every problem found, not only the first.
 
 Each Problem has a stage: ``expansion`` for what the xacro resolver also refuses (it stops
-at the first, in the order found here, with the same words), ``check`` for what only the
-whole result shows, ``load`` for the file's shape (config.py, part_format.py). The walk
-goes on past a problem where it can, and skips what only follows from it (entries aimed at
-an instance that a broken entry would have created, for instance).
+at the first, in the order found here, with the same words: ``ASSEMBLY ERROR: ...``),
+``check`` for what only the whole result shows, ``load`` for the file's shape (config.py,
+part_format.py). The walk goes on past a problem where it can, and skips what only follows
+from it (entries aimed at an instance that a broken entry would have created, for instance).
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ from .errors import in_line_order, Problem, shown
 from .record import AssemblyRecord, LinkRecord, PartRecord
 
 EXPANSION, CHECK, LOAD = 'expansion', 'check', 'load'
+#: What starts the message of a problem the xacro resolver also stops at (DESIGN.md: expansion
+#: errors contain it), in both resolvers' words.
+ASSEMBLY_ERROR = 'ASSEMBLY ERROR: '
 #: Rules about a reference to an instance or link that does not exist (yet): the API lets a
 #: caller add the instance later.
 REFERENCE_RULES = ('no-instance', 'no-link')
@@ -240,6 +243,8 @@ class _Resolver:
         return result
 
     def problem(self, path, message, stage=EXPANSION, rule='') -> None:
+        if stage == EXPANSION:
+            message = ASSEMBLY_ERROR + message
         self.result.problems.append(self.config.problem(path, message, stage, rule))
 
     # -- the config as a whole (urdf/lib/validate.xacro, same order)
@@ -519,10 +524,10 @@ class _Resolver:
         naming the occupant, the ad hoc slot, or the part file's slot default.
         """
         chain = ' > '.join(above + [instance.name])
-        message = (f'slot {instance.slot} of {instance.of} would hold an instance named '
-                   f'{instance.name}, a name an instance above it already has ({chain}): '
-                   'instance names must be unique, and a part cannot contain itself; give the '
-                   'occupant another name: or the slot another default')
+        message = (f'{ASSEMBLY_ERROR}slot {instance.slot} of {instance.of} would hold an '
+                   f'instance named {instance.name}, a name an instance above it already has '
+                   f'({chain}): instance names must be unique, and a part cannot contain itself; '
+                   'give the occupant another name: or the slot another default')
         entry = self.first_entry(instance.of, instance.slot)
         if entry is not None:
             return self.config.problem(('parts', entry[0]), message, EXPANSION, 'contains-itself')

@@ -44,6 +44,8 @@ def vehicle_rviz(names, echosounders=(), fixed_frame: str | None = None) -> str:
     document = yaml.safe_load(rviz_template().read_text(encoding='utf-8'))
     manager = document['Visualization Manager']
     manager['Global Options']['Fixed Frame'] = fixed_frame or names.base_frame
+    # The camera orbits the vehicle wherever it goes (a boat away from the origin, an ROV down).
+    manager['Views']['Current']['Target Frame'] = names.base_frame
     displays = []
     for display in manager['Displays']:
         kind = display.get('Class', '')

@@ -229,7 +229,7 @@ class Generator:
             entry['type'] = self.pick(['blueboat_antena_mast', 't300_thruster'])
         if self.chance(0.15) and entry.get('type') != 'none':
             entry['name'] = self.pick(WORDS + ['flag', 'ping_mount', 'mast'])
-        elif self.chance(0.03):
+        elif entry.get('type') == 'none' and self.chance(0.1):
             entry['name'] = self.pick(WORDS)  # on an empty slot: no effect, named
         if entry.get('type') not in (None, 'none'):
             known.setdefault(entry.get('name', slot), entry['type'])

@@ -15,7 +15,7 @@ if str(REPO) not in sys.path:  # tests import the package from this checkout
     sys.path.insert(0, str(REPO))
 
 CONFIG_DIR = REPO / 'config'
-SHIPPED_CONFIGS = sorted([CONFIG_DIR / 'blueboat.yaml', *(CONFIG_DIR / 'examples').glob('*.yaml')])
+SHIPPED_CONFIGS = sorted([*CONFIG_DIR.glob('*.yaml'), *(CONFIG_DIR / 'examples').glob('*.yaml')])
 BIN = Path(sys.executable).parent
 
 

@@ -223,8 +223,12 @@ def _run(spec: dict) -> None:
     root.load(spec['urdf'])  # what gz-sim does with a URDF: SDFormat 14's conversion
     model = ElementTree.fromstring(root.to_string()).find('model')
     x, y, z, roll, pitch, yaw = spec['spawn']
-    ElementTree.SubElement(model, 'pose').text = \
-        f'{x} {y} {z} {math.radians(roll)} {math.radians(pitch)} {math.radians(yaw)}'
+    # SDFormat 14 writes the model's <pose> (0 0 0 0 0 0); a second one would be ignored.
+    placed = model.find('pose')
+    if placed is None:
+        placed = ElementTree.SubElement(model, 'pose')
+    placed.attrib.clear()
+    placed.text = f'{x} {y} {z} {math.radians(roll)} {math.radians(pitch)} {math.radians(yaw)}'
     world = derived_world(spec['world'], model, spec['step'])
     world_file = Path(spec['folder']) / 'world.sdf'
     world_file.write_bytes(ElementTree.tostring(world))

@@ -83,7 +83,8 @@ def test_constructor_refuses_what_the_loader_refuses(kwargs, fragment):
 def test_unknown_base_type_reads_like_the_resolver():
     with pytest.raises(ConfigError) as caught:
         Assembly(base_type='blueboat_chasis')
-    assert str(caught.value).startswith("unknown part type 'blueboat_chasis' in base; known "
+    assert str(caught.value).startswith('ASSEMBLY ERROR: '
+                                        "unknown part type 'blueboat_chasis' in base; known "
                                         'types: blueboat_antenna_mast, ')
     assert_same_as_resolver(caught.value, {'base': {'type': 'blueboat_chasis'}})
 
@@ -253,7 +254,8 @@ def test_unknown_type_in_fit():
     boat = Assembly().empty('ping_mount')
     with pytest.raises(ConfigError) as caught:
         boat.fit('motor_port', 't300_thruster')
-    assert str(caught.value).startswith("unknown part type 't300_thruster' in parts entry #2 "
+    assert str(caught.value).startswith('ASSEMBLY ERROR: '
+                                        "unknown part type 't300_thruster' in parts entry #2 "
                                         '(slot motor_port); known types: ')
     assert str(caught.value).endswith('t200_thruster_cw, or none for an empty slot')
     assert_same_as_resolver(caught.value, {'parts': boat.to_dict()['parts'] + [
@@ -263,7 +265,8 @@ def test_unknown_type_in_fit():
 def test_unknown_type_in_place():
     with pytest.raises(ConfigError) as caught:
         Assembly().place('blueboat_flagg', 'spare')
-    assert str(caught.value).startswith("unknown part type 'blueboat_flagg' in parts entry #1 "
+    assert str(caught.value).startswith('ASSEMBLY ERROR: '
+                                        "unknown part type 'blueboat_flagg' in parts entry #1 "
                                         '(spare); known types: ')
     assert_same_as_resolver(caught.value, {'parts': [{'type': 'blueboat_flagg',
                                                       'name': 'spare'}]})
@@ -272,7 +275,8 @@ def test_unknown_type_in_place():
 def test_unknown_type_in_add_slot_accepts():
     with pytest.raises(ConfigError) as caught:
         Assembly().add_slot('base_link', 'bow', accepts=['ping_single_beam'])
-    assert str(caught.value).startswith("unknown part type 'ping_single_beam' in slots entry #1 "
+    assert str(caught.value).startswith('ASSEMBLY ERROR: '
+                                        "unknown part type 'ping_single_beam' in slots entry #1 "
                                         '(bow) accepts; known types: ')
     assert_same_as_resolver(caught.value, {'slots': [{'of': 'base_link', 'name': 'bow',
                                                       'accepts': ['ping_single_beam']}]})
@@ -282,6 +286,7 @@ def test_a_type_the_slot_does_not_accept():
     with pytest.raises(ConfigError) as caught:
         Assembly().fit('motor_port', 't200_thruster_cw')
     assert str(caught.value) == (
+        'ASSEMBLY ERROR: '
         'parts entry #1 (slot motor_port): slot motor_port of base_link (blueboat_chassis) does '
         'not accept t200_thruster_cw; it accepts: m200_weedless_prop_ccw, t200_thruster_ccw, or '
         'none to leave it empty')
@@ -293,12 +298,14 @@ def test_a_slot_that_becomes_known_later_is_checked_then():
     boat = Assembly().fit('tip', 'ping_singlebeam', of='mast')  # mast not fitted yet: allowed
     with pytest.raises(AssemblyError) as caught:  # now mast is known, and it has no slot tip
         boat.fit('mast', 'blueboat_antenna_mast')
-    assert str(caught.value) == ('parts entry #1 (slot tip): mast (blueboat_antenna_mast) has '
+    assert str(caught.value) == ('ASSEMBLY ERROR: '
+                                 'parts entry #1 (slot tip): mast (blueboat_antenna_mast) has '
                                  "no slot 'tip'; its slots: (none)")
     boat.add_slot('mast', 'tip', accepts=['blueboat_flag'])  # on mast, not there yet: allowed
     with pytest.raises(ConfigError) as caught:
         boat.fit('mast', 'blueboat_antenna_mast')
-    assert str(caught.value).startswith('parts entry #1 (slot tip): slot tip of mast '
+    assert str(caught.value).startswith('ASSEMBLY ERROR: '
+                                        'parts entry #1 (slot tip): slot tip of mast '
                                         '(blueboat_antenna_mast) does not accept ping_singlebeam')
     assert_same_as_resolver(caught.value, {**boat.to_dict(), 'parts': boat.to_dict()['parts'] + [
         {'slot': 'mast', 'type': 'blueboat_antenna_mast'}]})
@@ -309,7 +316,8 @@ def test_a_slot_configured_twice():
     boat = Assembly().fit('motor_port', 't200_thruster_ccw')
     with pytest.raises(ConfigError) as caught:
         boat.empty('motor_port', of='base_link')
-    assert str(caught.value) == ('slot motor_port of base_link is configured twice: parts entry '
+    assert str(caught.value) == ('ASSEMBLY ERROR: '
+                                 'slot motor_port of base_link is configured twice: parts entry '
                                  '#1 (slot motor_port) and parts entry #2 (slot motor_port); keep '
                                  'one entry per slot')
     assert_same_as_resolver(caught.value, {'parts': [
@@ -344,7 +352,8 @@ def test_a_name_taken_by_a_slot_link():
 def test_an_ad_hoc_slot_that_the_part_already_has():
     with pytest.raises(ConfigError) as caught:
         Assembly().add_slot('base_link', 'mast', accepts=['blueboat_flag'])
-    assert str(caught.value).startswith('slots entry #1 declares slot mast on base_link, which '
+    assert str(caught.value).startswith('ASSEMBLY ERROR: '
+                                        'slots entry #1 declares slot mast on base_link, which '
                                         'its part type blueboat_chassis already has')
     assert_same_as_resolver(caught.value, {'slots': [{'of': 'base_link', 'name': 'mast',
                                                       'accepts': ['blueboat_flag']}]})
@@ -355,6 +364,7 @@ def test_a_cycle_of_names_is_refused_before_the_resolver_could_recurse_forever()
     with pytest.raises(AssemblyError) as caught:
         boat.add_slot('a', 'a', **FLAG_SLOT)  # a's slot a would hold another a, and so on
     assert str(caught.value) == (
+        'ASSEMBLY ERROR: '
         'slot a of a would hold an instance named a, a name an instance above it already has '
         '(base_link > a > a): instance names must be unique, and a part cannot contain itself; '
         'give the occupant another name: or the slot another default')
@@ -365,18 +375,21 @@ def test_a_cycle_of_names_is_refused_before_the_resolver_could_recurse_forever()
      "parts entry #1 (spare flag): name 'spare flag' is not a valid link name: use "
      'letters, digits and underscores, starting with a letter'),
     (lambda a: a.place('blueboat_flag', 'spare', xyz=[0.1, 0.2]),
+     'ASSEMBLY ERROR: '
      'parts entry #1 (spare): xyz must be three finite numbers (metres / radians) as a '
      'list [x, y, z] or a string "x y z"; got [0.1, 0.2]'),
     (lambda a: a.place('blueboat_flag', 'spare', xyz=[0.0, 0.0, float('nan')]),
+     'ASSEMBLY ERROR: '
      'parts entry #1 (spare): xyz must be three finite numbers (metres / radians) as a '
      'list [x, y, z] or a string "x y z"; got [0.0, 0.0, nan]'),
     (lambda a: a.add_slot('base_link', 'bow', accepts='blueboat_flag'),
      'slots entry #1 (bow): accepts must be a list of part types, e.g. '
      "[blueboat_antenna_mast]; got 'blueboat_flag'"),
     (lambda a: a.add_slot('base_link', 'bow', accepts=['blueboat_flag'], joint='revolute'),
-     "slots entry #1 (bow): joint 'revolute' is not a slot joint; valid: fixed, "
+     "ASSEMBLY ERROR: slots entry #1 (bow): joint 'revolute' is not a slot joint; valid: fixed, "
      'continuous'),
     (lambda a: a.add_slot('base_link', 'bow', accepts=[], default='blueboat_flag'),
+     'ASSEMBLY ERROR: '
      'slots entry #1 (bow) defaults to blueboat_flag, which it does not accept; add it '
      'to accepts (accepts: nothing)'),
 ])
@@ -415,6 +428,7 @@ def test_an_unknown_slot_on_a_known_instance_fails_at_the_call():
     with pytest.raises(AssemblyError) as caught:
         boat.fit('motorport', 't200_thruster_ccw')
     assert str(caught.value) == (
+        'ASSEMBLY ERROR: '
         "parts entry #1 (slot motorport): base_link (blueboat_chassis) has no slot 'motorport'; "
         'its slots: battery_port, battery_stbd, flag, mast, motor_port, motor_stbd, payload, '
         'ping_mount')
@@ -560,8 +574,9 @@ def test_from_yaml_locates_early_errors_where_the_config_path_does(tmp_path):
                     '  - {slot: payload, type: blueboat_flag}\n', encoding='utf-8')
     with pytest.raises(ConfigError) as caught:
         Assembly.from_yaml(path)
-    assert str(caught.value).startswith(f'{path}:3: parts entry #2 (slot payload): slot payload '
-                                        'of base_link (blueboat_chassis) does not accept')
+    assert str(caught.value).startswith(f'{path}:3: ASSEMBLY ERROR: parts entry #2 (slot '
+                                        'payload): slot payload of base_link '
+                                        '(blueboat_chassis) does not accept')
     with pytest.raises(ConfigError) as resolved:
         resolve_config(path)
     assert str(resolved.value) == str(caught.value)

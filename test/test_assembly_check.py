@@ -50,7 +50,7 @@ def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
 def test_entry_whose_slot_is_not_on_that_instance(tmp_path, default_urdf):
     config = located(tmp_path, 'parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n')
     found = messages(assembly.problems(config, default_urdf))
-    assert found == [f'{config.file}:2: parts entry #1 (slot pingg): ping_mount '
+    assert found == [f'{config.file}:2: ASSEMBLY ERROR: parts entry #1 (slot pingg): ping_mount '
                      "(blueboat_ping_singlebeam_mount) has no slot 'pingg'; its slots: ping"]
 
 

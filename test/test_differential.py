@@ -23,7 +23,7 @@ slots), this holds the two to the same answer:
 
 * a config the Python resolution finds an expansion problem in (a rule the xacro resolver
   enforces) is refused by xacro, and xacro's message is the first such problem, word for
-  word (``ASSEMBLY ERROR: `` + the Python message);
+  word (``ASSEMBLY ERROR: ...`` in both);
 * any other config is resolved by xacro, to the same URDF text, byte for byte, and so the
   same record (parts, slots, frames, in the same order); and the assembly check of xacro's
   URDF against the config finds exactly the problems the Python resolution lists (the rules
@@ -69,7 +69,7 @@ def compare(config_path: Path) -> dict:
         xacro_text, xacro_error = None, error.message
     first = resolution.first_expansion_problem()
     if first is not None:
-        expected = 'ASSEMBLY ERROR: ' + first.message
+        expected = first.message  # ASSEMBLY ERROR: ... in both
         failure = None if xacro_error == expected else (
             f'first problem differs:\n  python: {expected}\n  xacro:  {xacro_error}')
         return {'kind': 'expansion', 'rules': [first.rule], 'failure': failure}

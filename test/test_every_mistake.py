@@ -23,14 +23,14 @@ unknown) is left out.
 
 from __future__ import annotations
 
+from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.errors import AssemblyError
+from bluerobotics_parts.part_format import PART_KEYS
 from bluerobotics_parts.pipeline import resolve_config
 from conftest import cli, write_config
 import pytest
 
-KNOWN = ('blueboat_antenna_mast, blueboat_battery, blueboat_chassis, blueboat_flag, '
-         'blueboat_payload_bracket, blueboat_ping_singlebeam_mount, m200_weedless_prop_ccw, '
-         'm200_weedless_prop_cw, ping_singlebeam, t200_thruster_ccw, t200_thruster_cw')
+KNOWN = ', '.join(shipped().types())  # the library's types, as messages list them
 
 SEVEN_MISTAKES = """\
 name: survey_boat
@@ -58,21 +58,24 @@ def test_a_config_with_seven_independent_mistakes_gets_seven_messages_in_line_or
     assert problems_of(path) == [
         f"{path}:2: the top level: unknown key 'colour'; valid keys: name, base, parts, slots, "
         'part_files',
-        f'{path}:4: parts entry #1 (slot motor_port): slot motor_port of base_link '
-        '(blueboat_chassis) does not accept t200_thruster_cw; it accepts: '
+        f'{path}:4: ASSEMBLY ERROR: parts entry #1 (slot motor_port): slot motor_port of '
+        'base_link (blueboat_chassis) does not accept t200_thruster_cw; it accepts: '
         'm200_weedless_prop_ccw, t200_thruster_ccw, or none to leave it empty',
-        f"{path}:5: unknown part type 'blueboat_antena_mast' in parts entry #2 (slot mast); known "
-        f'types: {KNOWN}, or none for an empty slot',
-        f'{path}:6: parts entry #3 (f1): xyz must be three finite numbers (metres / radians) as '
+        f"{path}:5: ASSEMBLY ERROR: unknown part type 'blueboat_antena_mast' in parts entry #2 "
+        f'(slot mast); known types: {KNOWN}, or none for an empty slot',
+        f'{path}:6: ASSEMBLY ERROR: parts entry #3 (f1): xyz must be three finite numbers '
+        '(metres / radians) as '
         'a list [x, y, z] or a string "x y z"; got [0, 0]',
-        f'{path}:7: parts entry #4 (slot pingg): ping_mount (blueboat_ping_singlebeam_mount) has '
+        f'{path}:7: ASSEMBLY ERROR: parts entry #4 (slot pingg): ping_mount '
+        '(blueboat_ping_singlebeam_mount) has '
         "no slot 'pingg'; its slots: ping",
         f'{path}:8: parts entry #5 (slot x): of: nobody matches no fitted instance; instances: '
         'base_link, battery_port, battery_stbd, f1, flag, motor_port, motor_stbd, ping, '
         'ping_mount',
         f'{path}:9: 2 instances are named flag (under base_link_flag, under base_link); '
         'instance names become link names and must be unique: give one a name: of its own',
-        f'{path}:11: slots entry #1 (bow) defaults to ping_singlebeam, which it does not '
+        f'{path}:11: ASSEMBLY ERROR: slots entry #1 (bow) defaults to ping_singlebeam, which it '
+        'does not '
         'accept; add it to accepts (accepts: blueboat_flag)',
     ]
 
@@ -96,10 +99,12 @@ def test_shape_problems_and_rule_problems_come_together(tmp_path):
         'underscores, starting with a letter',
         f'{path}:3: parts entry #1 (slot mast): type must be a non-empty string, not a list '
         "(['a'])",
-        f'{path}:4: parts entry #2 (slot payload): slot payload of base_link (blueboat_chassis) '
+        f'{path}:4: ASSEMBLY ERROR: parts entry #2 (slot payload): slot payload of base_link '
+        '(blueboat_chassis) '
         'does not accept blueboat_flag; it accepts: blueboat_payload_bracket, or none to leave '
         'it empty',
-        f'{path}:5: parts entry #3 is a free placement (it has no slot:) and needs name:; to '
+        f'{path}:5: ASSEMBLY ERROR: parts entry #3 is a free placement (it has no slot:) and '
+        'needs name:; to '
         'fill a slot, give slot: (and of: for a slot not on the base)',
     ]
 
@@ -151,12 +156,10 @@ def test_a_user_part_file_with_several_mistakes_gets_them_all(tmp_path):
     path = write_config(tmp_path, 'part_files: [bracket.yaml]\n'
                                   'parts:\n  - {slot: mast, type: blueboat_antena_mast}\n')
     assert problems_of(path) == [
-        f"{path}:3: unknown part type 'blueboat_antena_mast' in parts entry #1 (slot mast); "
-        'known types: ' + KNOWN + ', or none for an empty slot',
-        f"{part}:2: a part has no key 'mass'; valid keys: type, description, dimensions, attach, "
-        'axis, inertial, visual, collision, slots, frames, propeller, echosounder, '
-        'hydrostatics, hydrodynamics, installed_thrust (and <key>_source / <key>_unverified '
-        'notes)',
+        f"{path}:3: ASSEMBLY ERROR: unknown part type 'blueboat_antena_mast' in parts entry #1 "
+        '(slot mast); known types: ' + KNOWN + ', or none for an empty slot',
+        f"{part}:2: a part has no key 'mass'; valid keys: "
+        + ', '.join(PART_KEYS) + ' (and <key>_source / <key>_unverified notes)',
         f'{part}:3: inertial mass (kg) must be positive, got -1',
         f'{part}:5: mesh missing.stl not found (looked for {tmp_path}/missing.stl); mesh paths '
         "are relative to the part file's folder",

@@ -432,19 +432,19 @@ def test_every_table_entry_names_its_source():
 
 def test_the_launch_argument_current_reaches_the_build(tmp_path):
     """
-    Parse vehicle.launch.py's current:="x y z" (launch_plan's argument table).
+    Parse vehicle.launch.py's current:="x y z" (launch_arguments' table).
 
     It becomes the vector build() composes as <default_current>; a malformed one names the
     argument.
     """
     from bluerobotics_parts import launch_arguments, launch_plan
 
-    names = [a.name for a in launch_plan.ARGUMENTS]
+    names = [a.name for a in launch_arguments.ARGUMENTS]
     assert 'current' in names
-    assert launch_plan.parse_arguments({'current': '0.5 0 0'})['current'] == (0.5, 0.0, 0.0)
-    assert launch_plan.parse_arguments({})['current'] is None
+    assert launch_arguments.parse_arguments({'current': '0.5 0 0'})['current'] == (0.5, 0.0, 0.0)
+    assert launch_arguments.parse_arguments({})['current'] is None
     with pytest.raises(launch_arguments.LaunchArgumentError) as caught:
-        launch_plan.parse_arguments({'current': '0.5 north'})
+        launch_arguments.parse_arguments({'current': '0.5 north'})
     assert "launch argument current:='0.5 north'" in str(caught.value)
     plan = launch_plan.plan({'current': '0.25 -0.1 0', 'gazebo': 'false'},
                             environ={'ROS_HOME': str(tmp_path)})

@@ -76,7 +76,7 @@ def test_the_launch_arguments_and_their_defaults():
     assert Path(table['world'].default) == paths.default_world()
     assert {k: table[k].default for k in ('name', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
                                           'use_sim_time', 'gazebo', 'gz_release')} == {
-        'name': '', 'x': '0.0', 'y': '0.0', 'z': '0.0', 'yaw': '0.0', 'gui': 'true',
+        'name': '', 'x': '0.0', 'y': '0.0', 'z': 'auto', 'yaw': '0.0', 'gui': 'true',
         'rviz': 'false', 'use_sim_time': 'true', 'gazebo': 'auto', 'gz_release': 'harmonic'}
     display = {a.name: a.default for a in launch_arguments.DISPLAY_ARGUMENTS}
     assert list(display) == ['config', 'name', 'use_sim_time']

@@ -74,7 +74,7 @@ def converter_line(run: LaunchRun, scan: str, range_topic: str, frame: str,
     """
     vehicle_name, instance = scan.split('/')[1:3]
     logger = f'{namespace or vehicle_name}.{instance}_scan_to_range'
-    line = (f'[{logger}]: {scan} (LaserScan) -> {range_topic} '
+    line = (f'[{logger}]: {scan} (PointCloud2) -> {range_topic} '
             f'(Range, frame {frame}, field of view 0.436 rad, 0.5-100.0 m)')
     assert line in run.log, run.log
 
@@ -128,7 +128,7 @@ def test_vehicle_launch_with_its_defaults(prefix, tmp_path):
     run = vehicle(tmp_path, prefix)
     try:
         records = run.wait_for([RSP, BRIDGE, CREATE, GZ])
-        wait_for_log(run, '(LaserScan) -> ')
+        wait_for_log(run, '(PointCloud2) -> ')
     finally:
         shut_down(run)
     folder = tmp_path / 'ros_home' / 'bluerobotics_parts' / 'blueboat'
@@ -209,7 +209,7 @@ def test_another_config_with_its_name_and_position(prefix, tmp_path):
                   'gazebo:=false')
     try:
         records = run.wait_for([RSP, BRIDGE, CREATE])
-        wait_for_log(run, '(LaserScan) -> ')
+        wait_for_log(run, '(PointCloud2) -> ')
     finally:
         shut_down(run)
     assert not run.records_of(*GZ) and 'gazebo' not in run.process_report_names()
@@ -300,7 +300,7 @@ def test_two_vehicles_in_one_world(prefix, tmp_path):
         first.wait_for([RSP, BRIDGE, CREATE, GZ])
         second = vehicle(tmp_path / 'b', prefix, 'name:=b', 'y:=3.0', records=records_dir)
         second.wait_for([RSP, RSP, BRIDGE, BRIDGE, CREATE, CREATE, GZ])
-        wait_for_log(second, '(LaserScan) -> ')
+        wait_for_log(second, '(PointCloud2) -> ')
     finally:
         if second:
             shut_down(second, shares_records=True)
@@ -370,7 +370,7 @@ def test_a_parent_launch_with_a_namespace_and_its_own_node(prefix, tmp_path):
     run = LaunchRun(tmp_path, prefix, parent)
     try:
         records = run.wait_for([RSP, BRIDGE, CREATE, GUI])
-        wait_for_log(run, '(LaserScan) -> ')
+        wait_for_log(run, '(PointCloud2) -> ')
     finally:
         shut_down(run)
     rsp = only(records, 'robot_state_publisher')

@@ -2,8 +2,8 @@
 Mistakes the expansion catches, named with the offending item and what would be valid.
 
 From the xacro command line: ASSEMBLY ERROR on stderr, non-zero exit. Through the pipeline
-(the Python resolution, which every command uses): the same words, without the prefix, at the
-entry's file:line, together with every other problem of the config.
+(the Python resolution, which every command uses): the same words at the entry's file:line,
+together with every other problem of the config.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def test_pipeline_points_at_the_entry_line(tmp_path, case):
     with pytest.raises(ConfigError) as caught:
         resolve_config(path)
     message = str(caught.value)
-    assert message.startswith(f'{path}:{line + 1}: '), message
-    for fragment in expected[1:]:  # all but ASSEMBLY ERROR, xacro's prefix
+    assert message.startswith(f'{path}:{line + 1}: ASSEMBLY ERROR: '), message
+    for fragment in expected:
         assert fragment in message
 
 
@@ -68,7 +68,8 @@ def test_pipeline_names_a_bare_on_key_at_its_line(tmp_path):
     path = write_config(tmp_path, CASES['bare_on'][0])
     with pytest.raises(ConfigError) as caught:
         resolve_config(path)
-    assert str(caught.value).startswith(f'{path}:3: parts entry #1 (slot ping) has a bare on:')
+    assert str(caught.value).startswith(f'{path}:3: ASSEMBLY ERROR: parts entry #1 (slot ping) '
+                                        'has a bare on:')
     assert 'of:' in str(caught.value)
 
 

@@ -105,7 +105,11 @@ def test_it_loads_with_no_errors_as_one_model(case, request):
     links = sorted(model.link_by_index(i).name() for i in range(model.link_count()))
     # every fixed joint is lumped into the root link; the spinning propellers stay links
     assert links == sorted([result.vehicle.root_link] + propellers(result))
-    assert float(xml.find(f"link[@name='{result.vehicle.root_link}']/inertial/mass").text) > 14
+    # ... mass included: all but the spinning propeller links' (and the 10 mg carriers, see
+    # gazebo.CARRIER_MASS)
+    spinning = sum(result.vehicle.links[name].mass for name in result.vehicle.actuators)
+    assert float(xml.find(f"link[@name='{result.vehicle.root_link}']/inertial/mass").text) == \
+        pytest.approx(result.vehicle.total_mass - spinning, abs=1e-4)
 
 
 def test_one_thruster_per_fitted_propeller(case):

@@ -101,6 +101,14 @@ PING_GLAND_OFFSET = 0.22     # gland offset from the axis (toward +z) / Ping dia
 
 BATTERY_FILLET = 0.2         # edge radius / smallest battery dimension
 
+ROV_BODY_FILLET = 0.2        # edge radius of the BlueROV2 camera block / its thinnest side
+ROV_TUBE_CHAMFER = 0.08      # end chamfer of the BlueROV2 enclosures / tube radius
+ROV_VISUAL_GAP = 0.0003      # m, each BlueROV2 frame block is drawn this far inside its box
+LUMEN_CHAMFER = 0.12         # back edge chamfer of the Lumen body / its diameter
+LUMEN_BEZEL = 0.1            # lens bezel step / Lumen diameter
+CAMERA_LENS_RADIUS = 0.15    # camera lens barrel radius / camera mount width
+CAMERA_LENS_LENGTH = 0.2     # lens barrel length, ahead of the body / camera mount length
+
 HULL_BOW_RISE = 0.5          # bow tip raised by this * hull radius (a spoon bow, not a torpedo)
 HULL_END_RINGS = 8           # rings in each rounded hull end
 CROSS_MEMBER_WIDTH = 0.04    # m, along x
@@ -654,6 +662,83 @@ def blueboat_battery(part: dict, library: dict) -> Mesh:
     return rounded_box(size, BATTERY_FILLET * min(size))
 
 
+def bluerov2_frame(part: dict, library: dict) -> Mesh:
+    """
+    Draw a BlueROV2 frame (standard or Heavy) from its collision bodies.
+
+    The visual shows where the vehicle's displacement is. A box of square cross-section much
+    longer in x is an enclosure (tools/derive_bluerov2.py writes tubes as boxes of equal area):
+    drawn as the tube, the widest one ending forward in its dome. The other boxes (panels,
+    foam) are drawn as blocks.
+    """
+    boxes = [(tuple(float(v) for v in item['box']),
+              tuple(float(v) for v in item.get('xyz', (0.0, 0.0, 0.0))))
+             for item in part['collision']]
+
+    def is_tube(size):
+        return math.isclose(size[1], size[2]) and size[0] > 2 * size[1]
+
+    widest = max((size[1] for size, _ in boxes if is_tube(size)), default=0.0)
+    solids = []
+    for size, centre in boxes:
+        if is_tube(size):
+            radius = size[1] / math.sqrt(math.pi)  # the tube of the box's cross-section area
+            solids.append(enclosure(radius, size[0], centre, dome=size[1] == widest))
+        else:  # plain blocks a hair smaller, so that abutting ones (split foam) share no vertex
+            half = np.array(size) / 2 - ROV_VISUAL_GAP
+            solids.append(box(np.array(centre) - half, np.array(centre) + half))
+    return combine(*solids)
+
+
+def enclosure(radius: float, length: float, centre, dome: bool) -> Mesh:
+    """Draw a watertight enclosure along x: chamfered end caps, or a dome forward."""
+    chamfer = ROV_TUBE_CHAMFER * radius
+    back, front = -length / 2, length / 2
+    profile = [(back, radius - chamfer), (back + chamfer, radius)]
+    if dome:
+        cap = quarter_round(front - radius, front, radius, FILLET_STEPS * 2)
+        profile += [(a, r) for a, r, _ in cap]
+    else:
+        profile += [(front - chamfer, radius), (front, radius - chamfer)]
+    return lathe(profile, centre=centre)
+
+
+def lumen_light(part: dict, library: dict) -> Mesh:
+    """
+    Draw a Lumen light: a cylinder along x centred on the origin.
+
+    It is chamfered at the back, with a bezel step round the lens at the front face.
+    """
+    d = dimensions(part)
+    length, radius = d['length'], d['diameter'] / 2
+    chamfer, bezel = LUMEN_CHAMFER * d['diameter'], LUMEN_BEZEL * d['diameter']
+    return lathe([(-length / 2, radius - chamfer), (-length / 2 + chamfer, radius),
+                  (length / 2 - bezel, radius), (length / 2 - bezel, radius - bezel / 2),
+                  (length / 2, radius - bezel / 2)])
+
+
+def bluerov2_camera_tilt(part: dict, library: dict) -> Mesh:
+    """
+    Draw the camera and its tilt servo as a rounded block centred on the tilt axis.
+
+    A lens barrel ends at the lens frame.
+    """
+    d = dimensions(part)
+    size = (d['length'], d['width'], d['height'])
+    body = rounded_box(size, ROV_BODY_FILLET * min(size))
+    lens_x = float(part['frames']['lens']['xyz'][0])
+    barrel = lathe([(lens_x - CAMERA_LENS_LENGTH * d['length'], CAMERA_LENS_RADIUS * d['width']),
+                    (lens_x, CAMERA_LENS_RADIUS * d['width'])], SMALL_ROUND_SEGMENTS)
+    return combine(body, barrel)
+
+
+def bluerov2_payload_skid(part: dict, library: dict) -> Mesh:
+    """Draw the skid's rails and cross bars where its collision boxes are."""
+    return combine(*[box(np.array(item['xyz'], float) - np.array(item['box'], float) / 2,
+                         np.array(item['xyz'], float) + np.array(item['box'], float) / 2)
+                     for item in part['collision']])
+
+
 SHAPES = {
     'blueboat_chassis': blueboat_chassis,
     'm200_weedless_prop_ccw': m200_motor_with_prop,
@@ -666,6 +751,11 @@ SHAPES = {
     'blueboat_ping_singlebeam_mount': blueboat_ping_singlebeam_mount,
     'ping_singlebeam': ping_singlebeam,
     'blueboat_battery': blueboat_battery,
+    'bluerov2_frame': bluerov2_frame,
+    'bluerov2_heavy_frame': bluerov2_frame,
+    'bluerov2_camera_tilt': bluerov2_camera_tilt,
+    'bluerov2_payload_skid': bluerov2_payload_skid,
+    'lumen_light': lumen_light,
 }
 
 
