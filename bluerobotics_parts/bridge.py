@@ -1,4 +1,19 @@
-"""The ros_gz_bridge configuration of a vehicle, from its record.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The ros_gz_bridge configuration of a vehicle, from its record.
 
 ``parameter_bridge --ros-args -p config_file:=bridge.yaml`` reads a YAML list of entries with
 ``ros_topic_name``, ``gz_topic_name``, ``ros_type_name``, ``gz_type_name`` and ``direction``;
@@ -34,8 +49,12 @@ def _entry(ros_topic, gz_topic, ros_type, gz_type, direction, lazy=False) -> dic
 
 
 def entries_for(names: VehicleTopics) -> list[dict]:
-    """Clock, joint states, odometry and its transform, one command per thruster, one point
-    cloud per echosounder."""
+    """
+    Return the bridge entries for a vehicle's topic names.
+
+    Clock, joint states, odometry and its transform, one command per thruster, one point
+    cloud per echosounder.
+    """
     entries = [
         _entry(names.clock_topic, names.clock_topic, 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock',
                GZ_TO_ROS),
@@ -57,8 +76,11 @@ def entries_for(names: VehicleTopics) -> list[dict]:
 
 def bridge_entries(record: AssemblyRecord, catalogue: Catalogue,
                    name: str | None = None) -> list[dict]:
-    """The bridge entries of the vehicle in ``record`` (name: the URDF's robot name by
-    default)."""
+    """
+    Return the bridge entries of the vehicle in ``record``.
+
+    ``name`` defaults to the URDF's robot name.
+    """
     return entries_for(vehicle_topics(record, catalogue, name))
 
 
@@ -71,7 +93,8 @@ def bridge_yaml(record: AssemblyRecord, catalogue: Catalogue, name: str | None =
 
 
 def bridge_yaml_for_urdf(urdf_text: str, name: str | None = None, folder=None) -> str:
-    """bridge.yaml for a URDF resolved by bluerobotics_parts (plain or composed for Gazebo).
+    """
+    Return bridge.yaml for a URDF resolved by bluerobotics_parts (plain or composed for Gazebo).
 
     The vehicle name defaults to the URDF's robot name. A URDF already composed for Gazebo
     has that name written into its plugins, so another name is refused rather than giving a
@@ -88,4 +111,3 @@ def bridge_yaml_for_urdf(urdf_text: str, name: str | None = None, folder=None) -
             f'it with --name {name}, or leave --name out')
     catalogue = part_catalogue.catalogue([path for _, path in record.part_files])
     return bridge_yaml(record, catalogue, name)
-

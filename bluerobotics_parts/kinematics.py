@@ -1,4 +1,19 @@
-"""Forward kinematics of a URDF at rest: where every link frame sits in the root link's frame.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Forward kinematics of a URDF at rest: where every link frame sits in the root link's frame.
 
 The hydrostatic check needs collision geometry in one frame, and the tests compare Gazebo's
 lumped sensor poses with the URDF frames, so this is the one small implementation of URDF's
@@ -19,7 +34,7 @@ IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
 
 def rpy_matrix(rpy) -> tuple:
-    """The rotation matrix (rows) of URDF roll-pitch-yaw angles in radians."""
+    """Return the rotation matrix (rows) of URDF roll-pitch-yaw angles in radians."""
     roll, pitch, yaw = (float(v) for v in rpy)
     cr, sr = math.cos(roll), math.sin(roll)
     cp, sp = math.cos(pitch), math.sin(pitch)
@@ -30,8 +45,11 @@ def rpy_matrix(rpy) -> tuple:
 
 
 def matrix_rpy(matrix) -> tuple:
-    """Roll-pitch-yaw of a rotation matrix (the inverse of ``rpy_matrix``; pitch in
-    [-pi/2, pi/2], roll taken as 0 at the gimbal lock)."""
+    """
+    Return the roll-pitch-yaw of a rotation matrix (the inverse of ``rpy_matrix``).
+
+    Pitch is in [-pi/2, pi/2]; roll is taken as 0 at the gimbal lock.
+    """
     r = matrix
     pitch = math.asin(max(-1.0, min(1.0, -r[2][0])))
     if abs(r[2][0]) < 1.0 - 1e-12:
@@ -40,7 +58,7 @@ def matrix_rpy(matrix) -> tuple:
 
 
 def multiply(a, b) -> tuple:
-    """The matrix product a b of two 3x3 matrices."""
+    """Return the matrix product a b of two 3x3 matrices."""
     return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3))
                  for i in range(3))
 
@@ -50,7 +68,7 @@ def transpose(a) -> tuple:
 
 
 def rotate(matrix, vector) -> tuple:
-    """matrix @ vector."""
+    """Return matrix @ vector."""
     return tuple(sum(matrix[i][k] * vector[k] for k in range(3)) for i in range(3))
 
 
@@ -70,7 +88,7 @@ class Pose:
         return Pose(multiply(self.rotation, other.rotation), self.apply(other.translation))
 
     def apply(self, point) -> tuple:
-        """A point in our child frame, expressed in the parent frame."""
+        """Express a point given in our child frame in the parent frame."""
         moved = rotate(self.rotation, point)
         return tuple(moved[i] + self.translation[i] for i in range(3))
 
@@ -84,7 +102,8 @@ class Pose:
 
 
 def link_poses(vehicle) -> dict:
-    """Every link's pose in the root link frame with all joints at zero.
+    """
+    Return every link's pose in the root link frame with all joints at zero.
 
     ``vehicle`` is a ``bluerobotics_parts.vehicle.Vehicle``: its joints come parents first,
     so one pass composes them.
@@ -96,8 +115,12 @@ def link_poses(vehicle) -> dict:
 
 
 def joint_frame(vehicle, poses: dict, joint_name: str) -> tuple:
-    """(origin, axis) of a joint in the root frame: where its child frame sits at rest and
-    the direction of its axis (unit; URDF's default x when it names none)."""
+    """
+    Return (origin, axis) of a joint in the root frame.
+
+    The origin is where its child frame sits at rest, the axis the direction of its axis (unit;
+    URDF's default x when it names none).
+    """
     joint = vehicle.joint(joint_name)
     frame = poses[joint.child]
     axis = joint.axis or (1.0, 0.0, 0.0)

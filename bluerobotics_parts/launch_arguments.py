@@ -86,8 +86,9 @@ def _vehicle_arguments() -> tuple:
                  GAZEBO_CHOICES),
         # Not called gz_version: ros_gz_sim's gz_sim.launch.py declares that one (a number) and
         # would inherit ours through the include.
-        Argument('gz_release', gazebo.DEFAULT_GZ_RELEASE, 'Gazebo release the model is composed for',
-                 'choice', tuple(gazebo.GZ_RELEASES)),
+        Argument('gz_release', gazebo.DEFAULT_GZ_RELEASE,
+                 'Gazebo release the model is composed for', 'choice',
+                 tuple(gazebo.GZ_RELEASES)),
         Argument('current', '', 'Water current for the Hydrodynamics system: "x y z" in m/s, '
                  'world frame (e.g. "0.5 0 0"); empty: still water', 'current'),
     )

@@ -1,4 +1,19 @@
-"""Where the package's data (urdf/, meshes/, config/) lives, whichever way it was installed.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Where the package's data (urdf/, meshes/, config/) lives, whichever way it was installed.
 
 A colcon build installs the data under ``<prefix>/share/bluerobotics_parts``; ``pip install .``
 puts the same ``data_files`` under ``<sys.prefix>/share/bluerobotics_parts``; a source checkout
@@ -24,7 +39,7 @@ def _is_share(path: Path) -> bool:
 
 @lru_cache(maxsize=None)
 def share_dir() -> Path:
-    """The folder holding urdf/, meshes/ and config/."""
+    """Return the folder holding urdf/, meshes/ and config/."""
     override = os.environ.get(SHARE_ENV)
     if override:
         path = Path(override)
@@ -64,7 +79,7 @@ def config_dir() -> Path:
 
 
 def default_config() -> Path:
-    """The shipped BlueBoat config (configures nothing: every slot keeps its default)."""
+    """Return the shipped BlueBoat config (configures nothing: every slot keeps its default)."""
     return config_dir() / 'blueboat.yaml'
 
 
@@ -73,7 +88,8 @@ def default_world() -> Path:
 
 
 def resolve_uri(uri: str, base: Path | None = None) -> Path | None:
-    """The local file behind a mesh URI, or None for a URI this package cannot map.
+    """
+    Return the local file behind a mesh URI, or None for a URI this package cannot map.
 
     ``package://bluerobotics_parts/...`` maps into the share directory, ``file://`` to its path,
     a plain relative path to ``base`` (the folder of the file that named it).

@@ -1,4 +1,19 @@
-"""Every topic and frame name of a vehicle, computed here and nowhere else.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Every topic and frame name of a vehicle, computed here and nowhere else.
 
 The Gazebo composition writes these names into the plugins and sensors, the bridge generator
 writes the same names into bridge.yaml, and the launch logic and the scan-to-range node read
@@ -37,7 +52,7 @@ CLOCK_TOPIC = '/clock'
 @dataclass(frozen=True)
 class ThrusterTopics:
     instance: str
-    type: str
+    type: str  # noqa: A003 (the part type)
     joint: str  # the continuous joint the Thruster system drives
     namespace: str  # the Thruster system's <namespace>: the vehicle name
     topic: str  # the Thruster system's <topic>, relative: "<instance>/thrust"
@@ -48,7 +63,7 @@ class ThrusterTopics:
 @dataclass(frozen=True)
 class EchosounderTopics:
     instance: str
-    type: str
+    type: str  # noqa: A003 (the part type)
     link: str  # the frame link the beam starts from (+x along it), e.g. ping_beam
     frame_id: str  # its TF frame, "<name>/<link>"
     gz_scan_topic: str  # the gpu_lidar's <topic> (its LaserScan, not bridged)
@@ -74,7 +89,7 @@ class VehicleTopics:
     clock_topic: str = CLOCK_TOPIC
 
     def frame(self, link: str) -> str:
-        """The TF frame id of a URDF link of this vehicle."""
+        """Return the TF frame id of a URDF link of this vehicle."""
         return frame_id(self.name, link)
 
 
@@ -84,8 +99,12 @@ def frame_id(name: str, link: str) -> str:
 
 def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
                    name: str | None = None) -> VehicleTopics:
-    """The names for the vehicle recorded in ``record``; ``name`` defaults to the URDF's
-    robot name. Raises ConfigError for a name that cannot be a ROS namespace."""
+    """
+    Return the names for the vehicle recorded in ``record``.
+
+    ``name`` defaults to the URDF's robot name. Raises ConfigError for a name that cannot be a
+    ROS namespace.
+    """
     name = check_vehicle_name(record.robot_name if name is None else name)
     thrusters, echosounders = [], []
     for part in record.parts:

@@ -1,3 +1,17 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
 """Reading a URDF's links and joints as one tree, with clear errors when it is not one."""
 
 from __future__ import annotations
@@ -9,7 +23,7 @@ from .vehicle_errors import VehicleError
 
 
 def tree(links: dict, joints: dict) -> tuple[str, list[str]]:
-    """The root and the links depth first; VehicleError unless the joints form one tree."""
+    """Return the root and the links depth first; VehicleError unless the joints form one tree."""
     if not links:
         raise VehicleError('the URDF has no links')
     parent_of = {}
@@ -44,7 +58,7 @@ def tree(links: dict, joints: dict) -> tuple[str, list[str]]:
 
 
 def cycle(start: str, parent_of: dict, joints: dict) -> str:
-    """``a -> b -> a`` (parent to child) for the cycle above ``start``."""
+    """Return ``a -> b -> a`` (parent to child) for the cycle above ``start``."""
     seen = [start]
     while (link := joints[parent_of[seen[-1]]].parent) not in seen:
         seen.append(link)

@@ -1,4 +1,19 @@
-"""The vehicle model's errors: one type per way a query can fail, all VehicleError.
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The vehicle model's errors: one type per way a query can fail, all VehicleError.
 
 A caller walking up the tree can tell "this is the root" (NoParentJoint) from "no such link"
 (UnknownLink); the Unknown* errors suggest close names.
@@ -12,7 +27,7 @@ from .errors import BlueRoboticsPartsError
 
 
 def slot_key(of: str, name: str) -> str:
-    """The key of a slot in ``Vehicle.slots``."""
+    """Return the key of a slot in ``Vehicle.slots``."""
     return f'{of}/{name}'
 
 
@@ -25,6 +40,7 @@ class VehicleError(BlueRoboticsPartsError):
 
 class _UnknownName(VehicleError, LookupError):
     """An unknown name: the message suggests close known names (or says how many there are)."""
+
     what = 'name'
 
     def __init__(self, name: str, known, what: str | None = None, hint: str = ''):
@@ -55,6 +71,7 @@ class UnknownPart(_UnknownName):
 
 class UnknownSlot(_UnknownName):
     """``name`` is the slot key ``<of>/<slot>``; ``of`` and ``slot`` are its halves."""
+
     what = 'slot'
 
     def __init__(self, of: str, slot: str, slots: dict):
@@ -73,8 +90,11 @@ class NoParentJoint(VehicleError):
 
 
 class NotAnAncestor(VehicleError):
-    """``path_between`` with a source that is not above the target; ``common_ancestor`` is the
-    nearest link above both, the source the caller probably meant."""
+    """
+    ``path_between`` with a source that is not above the target.
+
+    ``common_ancestor`` is the nearest link above both, the source the caller probably meant.
+    """
 
     def __init__(self, source: str, target: str, common_ancestor: str):
         self.name = self.source = source

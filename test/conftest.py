@@ -1,3 +1,17 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
 """Shared helpers for the tests: the repo's configs, running real tools, resolving."""
 
 from __future__ import annotations
@@ -20,8 +34,12 @@ BIN = Path(sys.executable).parent
 
 
 def tool(name: str) -> str:
-    """A command installed beside this Python (venv) or on PATH; skip nothing silently: a
-    missing tool is a failed test, since the README's set-up installs them all."""
+    """
+    Return a command installed beside this Python (venv) or on PATH.
+
+    Skip nothing silently: a missing tool is a failed test, since the README's set-up installs
+    them all.
+    """
     for candidate in (BIN / name, shutil.which(name)):
         if candidate and Path(candidate).exists():
             return str(candidate)
@@ -35,7 +53,7 @@ def run(args, **kwargs) -> subprocess.CompletedProcess:
 
 
 def xacro_cli(config: Path, *extra) -> subprocess.CompletedProcess:
-    """The resolver as users run it: ``xacro urdf/assembly.xacro config:=/abs/path``."""
+    """Run the resolver as users run it: ``xacro urdf/assembly.xacro config:=/abs/path``."""
     return run([tool('xacro'), REPO / 'urdf' / 'assembly.xacro', f'config:={config}', *extra])
 
 
@@ -60,7 +78,7 @@ class Urdf:
     def __init__(self, text: str):
         self.text = text
         self.root = parse(text)
-        self.links = {l.get('name'): l for l in self.root.findall('link')}
+        self.links = {link.get('name'): link for link in self.root.findall('link')}
         self.joints = {j.get('name'): j for j in self.root.findall('joint')}
         self.parent_of = {j.find('child').get('link'): j.find('parent').get('link')
                           for j in self.joints.values()}

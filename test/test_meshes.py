@@ -1,6 +1,23 @@
-"""The generated visual meshes (tools/make_meshes.py): current, present, closed, small, and the
-shape the part data describes, in the part's own frame, so RViz shows parts where the URDF's
-collision geometry and slots put them."""
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The generated visual meshes (tools/make_meshes.py).
+
+They are current, present, closed, small, and the shape the part data describes, in the part's
+own frame, so RViz shows parts where the URDF's collision geometry and slots put them.
+"""
 
 from __future__ import annotations
 
@@ -27,13 +44,15 @@ MAX_TOTAL_BYTES = 1536 * 1024
 
 def load_library() -> dict[str, dict]:
     types = yaml.safe_load((PARTS_DIR / 'index.yaml').read_text(encoding='utf-8'))
-    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8')) for t in types}
+    return {t: yaml.safe_load((PARTS_DIR / f'{t}.yaml').read_text(encoding='utf-8'))
+            for t in types}
 
 
 LIBRARY = load_library()
 VISUALS = [(t, item['mesh']) for t, part in LIBRARY.items() for item in part.get('visual', [])
            if 'mesh' in item and '://' not in item['mesh']]
-PROPELLER_TYPES = [t for t, part in LIBRARY.items() if 'propeller' in part and any(v[0] == t for v in VISUALS)]
+PROPELLER_TYPES = [t for t, part in LIBRARY.items()
+                   if 'propeller' in part and any(v[0] == t for v in VISUALS)]
 
 
 def dims(part_type: str) -> dict:
@@ -46,14 +65,17 @@ def slot(part_type: str, name: str) -> dict:
 
 @pytest.fixture(scope='module')
 def meshes() -> dict[str, trimesh.Trimesh]:
-    """Part type -> its visual mesh as any STL reader sees it (vertices welded). A missing file
-    is left out here and fails its own test."""
+    """
+    Map part type -> its visual mesh as any STL reader sees it (vertices welded).
+
+    A missing file is left out here and fails its own test.
+    """
     return {t: trimesh.load(MESH_DIR / relative, file_type='stl') for t, relative in VISUALS
             if (MESH_DIR / relative).is_file()}
 
 
 def rpy_matrix(roll: float, pitch: float, yaw: float) -> np.ndarray:
-    """URDF's fixed-axis roll, pitch, yaw as a rotation matrix."""
+    """Return URDF's fixed-axis roll, pitch, yaw as a rotation matrix."""
     cr, sr, cp, sp, cy, sy = (f(a) for a in (roll, pitch, yaw) for f in (math.cos, math.sin))
     return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
                      [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
@@ -72,12 +94,17 @@ def radial(points: np.ndarray) -> np.ndarray:
 
 
 def helicity(mesh: trimesh.Trimesh) -> np.ndarray:
-    """Per face n_x * n_theta: zero on anything turned about x (hubs, ducts) and on radial fins,
-    negative on a right-handed helicoid (x advancing with the turn about +x), positive on a
-    left-handed one. It picks out propeller blades and tells their hand."""
+    """
+    Return n_x * n_theta per face.
+
+    It is zero on anything turned about x (hubs, ducts) and on radial fins, negative on a
+    right-handed helicoid (x advancing with the turn about +x), positive on a left-handed one.
+    It picks out propeller blades and tells their hand.
+    """
     centres, normals = mesh.triangles_center, mesh.face_normals
     rho = radial(centres)
-    tangent = np.stack([np.zeros_like(rho), -centres[:, 2], centres[:, 1]], 1) / np.maximum(rho, 1e-12)[:, None]
+    tangent = (np.stack([np.zeros_like(rho), -centres[:, 2], centres[:, 1]], 1)
+               / np.maximum(rho, 1e-12)[:, None])
     return normals[:, 0] * np.einsum('ij,ij->i', normals, tangent)
 
 
@@ -88,8 +115,8 @@ def blade_faces(mesh: trimesh.Trimesh) -> np.ndarray:
 # --- Generation ---------------------------------------------------------------------------------
 
 def test_committed_meshes_are_current():
-    result = subprocess.run([sys.executable, str(SCRIPT), '--check'], capture_output=True, text=True,
-                            cwd=REPO, timeout=120)
+    result = subprocess.run([sys.executable, str(SCRIPT), '--check'], capture_output=True,
+                            text=True, cwd=REPO, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -119,17 +146,23 @@ def test_meshes_are_small_in_total():
 
 @pytest.mark.parametrize('part_type', [t for t, _ in VISUALS])
 def test_mesh_covers_each_collision_primitive(part_type, meshes):
-    """The mesh sits in the part frame where the collision geometry is: seen from each collision
-    primitive's frame it reaches the primitive's faces (to 1 mm): a box's extent, a cylinder's
-    ends and radius (a three-blade propeller fills the radius, not the square round it)."""
+    """
+    The mesh sits in the part frame where the collision geometry is.
+
+    Seen from each collision primitive's frame it reaches the primitive's faces (to 1 mm): a box's
+    extent, a cylinder's ends and radius (a three-blade propeller fills the radius, not the square
+    round it).
+    """
     for item in LIBRARY[part_type].get('collision', []):
         local = in_primitive_frame(item, meshes[part_type].vertices)
         if 'box' in item:
             half = np.array(item['box'], dtype=float) / 2
-            assert np.all(local.min(axis=0) <= -half + MM) and np.all(local.max(axis=0) >= half - MM), item
+            assert (np.all(local.min(axis=0) <= -half + MM)
+                    and np.all(local.max(axis=0) >= half - MM)), item
         elif 'cylinder' in item:
             half_length, radius = item['cylinder']['length'] / 2, item['cylinder']['radius']
-            assert local[:, 2].min() <= -half_length + MM and local[:, 2].max() >= half_length - MM, item
+            assert (local[:, 2].min() <= -half_length + MM
+                    and local[:, 2].max() >= half_length - MM), item
             assert np.hypot(local[:, 0], local[:, 1]).max() >= radius - MM, item
         else:
             raise AssertionError(f'no check for collision primitive {item}')
@@ -206,7 +239,8 @@ def test_ccw_and_cw_are_mirror_images(family, meshes):
 
     mirrored = ccw.vertices * np.array([1.0, -1.0, 1.0])
     np.testing.assert_array_equal(vertex_set(mirrored), vertex_set(cw.vertices))
-    assert not np.array_equal(vertex_set(ccw.vertices), vertex_set(cw.vertices)), 'same propeller twice'
+    assert not np.array_equal(vertex_set(ccw.vertices),
+                              vertex_set(cw.vertices)), 'same propeller twice'
     assert ccw.volume == pytest.approx(cw.volume, rel=1e-6)
 
 
@@ -230,19 +264,22 @@ def test_t200_is_a_duct_of_the_body_size_round_the_propeller(meshes):
     # A duct, not a solid can: a bore (faces looking at the axis) round the blades, clear of
     # their tips and as long as the blades are deep.
     centres = mesh.triangles_center
-    outward = np.stack([np.zeros(len(centres)), centres[:, 1], centres[:, 2]], 1) / radial(centres)[:, None]
+    outward = (np.stack([np.zeros(len(centres)), centres[:, 1], centres[:, 2]], 1)
+               / radial(centres)[:, None])
     bore = (np.einsum('ij,ij->i', mesh.face_normals, outward) < -0.9) & (
         radial(centres) > d['propeller_diameter'] / 2)
     assert bore.sum() > 0, 'no duct bore'
     blades = mesh.vertices[np.unique(mesh.faces[blade_faces(mesh)])]
     assert radial(blades).max() < radial(centres[bore]).min()
-    assert centres[bore][:, 0].min() < blades[:, 0].min() and centres[bore][:, 0].max() > blades[:, 0].max()
+    assert (centres[bore][:, 0].min() < blades[:, 0].min()
+            and centres[bore][:, 0].max() > blades[:, 0].max())
 
 
 def test_ping_body_runs_from_the_back_cap_along_its_beam(meshes):
     mesh, d = meshes['ping_singlebeam'], dims('ping_singlebeam')
     assert mesh.bounds[1][0] == pytest.approx(d['length'], abs=MM)  # transducer face on +x
-    assert mesh.bounds[1][0] == pytest.approx(LIBRARY['ping_singlebeam']['frames']['beam']['xyz'][0], abs=MM)
+    assert mesh.bounds[1][0] == pytest.approx(
+        LIBRARY['ping_singlebeam']['frames']['beam']['xyz'][0], abs=MM)
     assert -0.03 < mesh.bounds[0][0] < 0  # only the cable gland behind the back cap
     assert radial(mesh.vertices).max() == pytest.approx(d['diameter'] / 2, abs=MM)
 
@@ -258,19 +295,22 @@ def test_ping_mount_hangs_from_its_origin_and_clamps_the_ping(meshes):
     ping = meshes[ping_type].copy().apply_transform(transform)
     axis_xy = np.array(ping_slot['xyz'][:2])
     # The Ping hangs below the bracket, looking down, its body below the slot.
-    assert ping.bounds[0][2] == pytest.approx(ping_slot['xyz'][2] - dims(ping_type)['length'], abs=MM)
+    assert ping.bounds[0][2] == pytest.approx(ping_slot['xyz'][2] - dims(ping_type)['length'],
+                                              abs=MM)
     # The clamp below the slot plane hugs the Ping's body: bore = Ping radius, wall = thickness.
     clamp = mesh.vertices[mesh.vertices[:, 2] < ping_slot['xyz'][2] - 0.5 * MM]
     assert len(clamp)
     off_axis = np.linalg.norm(clamp[:, :2] - axis_xy, axis=1)
     assert off_axis.min() == pytest.approx(dims(ping_type)['diameter'] / 2, abs=0.5 * MM)
-    assert off_axis.max() == pytest.approx(dims(ping_type)['diameter'] / 2 + d['thickness'], abs=0.5 * MM)
+    assert off_axis.max() == pytest.approx(dims(ping_type)['diameter'] / 2 + d['thickness'],
+                                           abs=0.5 * MM)
 
 
 def test_flag_pole_and_flag(meshes):
     mesh, d = meshes['blueboat_flag'], dims('blueboat_flag')
     lower, upper = mesh.bounds
-    assert lower[2] == pytest.approx(0.0, abs=MM) and upper[2] == pytest.approx(d['pole_height'], abs=MM)
+    assert (lower[2] == pytest.approx(0.0, abs=MM)
+            and upper[2] == pytest.approx(d['pole_height'], abs=MM))
     assert -lower[0] == pytest.approx(d['flag_width'] + d['pole_diameter'] / 2, abs=MM)
     cloth = mesh.vertices[mesh.vertices[:, 0] < -d['pole_diameter']]
     assert np.ptp(cloth[:, 2]) == pytest.approx(d['flag_height'], abs=MM)
@@ -280,16 +320,20 @@ def test_flag_pole_and_flag(meshes):
 def test_antenna_mast_tube_and_top(meshes):
     mesh, d = meshes['blueboat_antenna_mast'], dims('blueboat_antenna_mast')
     assert mesh.bounds[0][2] == pytest.approx(0.0, abs=MM)
-    assert mesh.bounds[1][2] == pytest.approx(LIBRARY['blueboat_antenna_mast']['frames']['top']['xyz'][2], abs=MM)
-    middle = mesh.vertices[mesh.faces[np.abs(mesh.triangles_center[:, 2] - d['height'] / 2) < d['height'] / 4]]
+    assert mesh.bounds[1][2] == pytest.approx(
+        LIBRARY['blueboat_antenna_mast']['frames']['top']['xyz'][2], abs=MM)
+    middle = mesh.vertices[
+        mesh.faces[np.abs(mesh.triangles_center[:, 2] - d['height'] / 2) < d['height'] / 4]]
     assert len(middle)
-    assert np.hypot(middle[..., 0], middle[..., 1]).max() == pytest.approx(d['diameter'] / 2, abs=MM)
+    assert np.hypot(middle[..., 0], middle[..., 1]).max() == pytest.approx(d['diameter'] / 2,
+                                                                           abs=MM)
 
 
 def test_payload_bracket_is_the_plate_with_holes(meshes):
     mesh, d = meshes['blueboat_payload_bracket'], dims('blueboat_payload_bracket')
     np.testing.assert_allclose(mesh.bounds, [[-d['length'] / 2, -d['width'] / 2, 0.0],
-                                             [d['length'] / 2, d['width'] / 2, d['thickness']]], atol=1e-5)
+                                             [d['length'] / 2, d['width'] / 2, d['thickness']]],
+                               atol=1e-5)
     plate = d['length'] * d['width'] * d['thickness']
     assert 0.5 * plate < mesh.volume < 0.95 * plate  # holes take some of the plate
 

@@ -16,8 +16,9 @@
 The scan_to_range node in this process and as a program.
 
 Without rclpy the command explains what it needs. With rclpy (tools/setup_ros.sh) it turns a
-point cloud of the Ping's cone into a Range on the configured topics, and as a program it stops with exit status 0
-on SIGINT, however many arrive and whenever (ros2 launch delivers two on a terminal's Ctrl-C).
+point cloud of the Ping's cone into a Range on the configured topics, and as a program it stops
+with exit status 0 on SIGINT, however many arrive and whenever (ros2 launch delivers two on a
+terminal's Ctrl-C).
 test_range_node_launch.py runs it under launch_testing.
 """
 

@@ -1,6 +1,23 @@
-"""Every shipped config resolves to a URDF that urdfdom accepts (what robot_state_publisher
-parses with), whose meshes exist, whose manifest matches its joints, and that passes the
-assembly check."""
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Every shipped config resolves to a URDF that urdfdom accepts and that passes the assembly check.
+
+urdfdom is what robot_state_publisher parses with. The URDF's meshes exist too, and its manifest
+matches its joints.
+"""
 
 from __future__ import annotations
 
