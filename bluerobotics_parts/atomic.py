@@ -23,6 +23,13 @@ device such as /dev/null, a FIFO, a socket, a folder, a symbolic link) is refuse
 replaced. Writers into one folder take turns (an flock on the folder), and the temporaries of a
 writer that was killed are removed by the next one.
 
+Several files form one set (robot_description.urdf and its bridge.yaml). Each rename is atomic,
+but a writer killed between two of them would leave the set mixed; so once every new file is
+staged, the writer records the pending renames in a journal (``JOURNAL``), and the next writer
+into the folder finishes them before anything else: the interrupted set is then complete (and
+the new writer replaces it). Between the kill and the next write a reader can still find the
+set half replaced (NOTES.md, "Outputs and exports").
+
 ``check_output_folder`` is the rule on where outputs may go at all: not the file-system root,
 not the package's own data.
 """
@@ -32,6 +39,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 import errno
 import fcntl
+import json
 import os
 from pathlib import Path
 import secrets
@@ -45,6 +53,8 @@ from .inputs import file_kind
 
 TEMPORARY_PREFIX = '.bluerobotics_parts-tmp-'
 KEPT_PREFIX = '.bluerobotics_parts-old-'
+#: The renames a writer of several files still has to make (module doc).
+JOURNAL = '.bluerobotics_parts-journal'
 #: What the version before this one staged inside an output folder; removed when found.
 LEGACY_STAGING_PREFIX = '.bluerobotics_parts-staging-'
 #: The package's own folders (its data installed under share/bluerobotics_parts; in a source
@@ -90,13 +100,14 @@ def write_files_atomically(folder: Path, files: dict[str, bytes],
     folder = Path(folder)
     label = label or folder
     for name in files:
-        if not name or name in ('.', '..') or '/' in name or '\x00' in name:
+        if not _plain_name(name) or name == JOURNAL:
             raise ValueError(f'{name!r} is not a plain file name')
     _check_parents(folder, label)
     created = [place for place in [folder, *folder.absolute().parents]
                if not os.path.lexists(place)]
     try:
         with locked_folder(folder, created) as top:
+            _finish_interrupted(top, folder, label)
             _remove_stale_temporaries(top, folder)
             for name in files:
                 _check_target(top, name, folder / name, label)
@@ -196,11 +207,16 @@ def _replace_all(top: int, files: dict[str, bytes], folder: Path, label: Path) -
             staged[name] = _write_temporary(top, data)
         for name in files:
             _check_target(top, name, folder / name, label)  # again: nothing slipped in
+        if len(files) > 1:  # from here on the set is complete: a killed writer is finished
+            _write_journal(top, staged)
+        for name in files:
             kept = _keep(top, name)
             os.replace(staged.pop(name), name, src_dir_fd=top, dst_dir_fd=top)
             done.append((name, kept))
         os.fsync(top)
+        _unlink_quietly(top, JOURNAL)
     except BaseException:
+        _unlink_quietly(top, JOURNAL)  # an error (not a kill): undone below, nothing to finish
         for name, kept in reversed(done):
             try:
                 if kept is None:
@@ -214,6 +230,57 @@ def _replace_all(top: int, files: dict[str, bytes], folder: Path, label: Path) -
     finally:
         for temporary in [*staged.values(), *(kept for _, kept in done if kept)]:
             _unlink_quietly(top, temporary)
+
+
+def _write_journal(top: int, staged: dict[str, str]) -> None:
+    """Record the renames still to make (target -> staged temporary), durably, in one step."""
+    temporary = _write_temporary(top, json.dumps(staged, sort_keys=True).encode('utf-8'))
+    os.replace(temporary, JOURNAL, src_dir_fd=top, dst_dir_fd=top)
+    os.fsync(top)
+
+
+def _finish_interrupted(top: int, folder: Path, label: Path) -> None:
+    """
+    Make the renames a killed writer's journal lists, so its set is whole again.
+
+    Only plain names, staged temporaries that are still there, over regular files (or none);
+    a journal that is not one of ours is removed unread.
+    """
+    try:
+        descriptor = os.open(JOURNAL, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=top)
+    except FileNotFoundError:
+        return
+    except OSError:  # a link or something else planted under the name
+        _unlink_quietly(top, JOURNAL)
+        return
+    try:
+        text = os.read(descriptor, 1 << 16)
+        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+    finally:
+        os.close(descriptor)
+    try:
+        pending = json.loads(text) if regular else None
+    except ValueError:
+        pending = None
+    if isinstance(pending, dict):
+        for name, temporary in sorted(pending.items()):
+            if not (_plain_name(name) and isinstance(temporary, str) and _plain_name(temporary)
+                    and temporary.startswith(TEMPORARY_PREFIX)):
+                continue
+            try:
+                staged = os.stat(temporary, dir_fd=top, follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # renamed before the kill
+            if stat.S_ISREG(staged.st_mode):
+                _check_target(top, name, folder / name, label)
+                os.replace(temporary, name, src_dir_fd=top, dst_dir_fd=top)
+        os.fsync(top)
+    _unlink_quietly(top, JOURNAL)
+
+
+def _plain_name(name) -> bool:
+    return (isinstance(name, str) and bool(name) and name not in ('.', '..') and '/' not in name
+            and '\x00' not in name)
 
 
 def _write_temporary(top: int, data: bytes) -> str:

@@ -50,8 +50,9 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_FAILED, f'{self.prog}: error: {message}\n')
 
 
-def _config_arg(value: str) -> Path:
-    return Path(value)
+def _config_arg(value: str) -> Path | None:
+    """Return the config path; an empty argument is the shipped BlueBoat (None)."""
+    return Path(value) if value else None
 
 
 def cmd_parts(args) -> int:
@@ -170,7 +171,7 @@ def parser() -> argparse.ArgumentParser:
                      help='also list the part defined in FILE (repeatable)')
 
     sub = command('urdf', cmd_urdf, 'resolve and check a config; print the URDF')
-    sub.add_argument('config', type=_config_arg, help='config YAML (empty = default BlueBoat)')
+    sub.add_argument('config', type=_config_arg, help="config YAML ('' = the shipped BlueBoat)")
     sub.add_argument('-o', '--output', help='write the URDF to this file instead of stdout')
     vehicle_name(sub)
 

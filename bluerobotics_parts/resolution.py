@@ -108,6 +108,15 @@ class Resolution:
     items: list = field(default_factory=list)  # Instance, Mount, PartFile in document order
     problems: list = field(default_factory=list)
     complete: bool = True  # False when a problem stopped the walk before the end
+    #: instance name -> what fitted each instance of that name, in order: ('config', path)
+    #: for the config's base, entry or ad hoc slot default; ('part', part, slot) for a part's
+    #: slot default
+    origins: dict = field(default_factory=dict)
+
+    def problem_at(self, instance: str, message: str, stage: str = 'check',
+                   rule: str = '') -> Problem:
+        """Return a Problem located where the config (else a part file) fits ``instance``."""
+        return _located(self.config, _origin(self.origins.get(instance)), message, stage, rule)
 
     @property
     def instances(self) -> list[Instance]:
@@ -199,7 +208,7 @@ class _Slot:
     default: str
     joint: str
     collision: bool
-    where: tuple  # (file, line) that declares it, for a part that would contain itself
+    where: tuple  # what declares it, for messages: ('config', path) or ('part', part, name)
 
 
 class _Resolver:
@@ -437,6 +446,7 @@ class _Resolver:
         for index, slot in self.adhoc:
             self.declared.setdefault(slot.get('of', base), []).append((index, slot))
         self.layouts: dict = {}
+        self.result.origins[base] = [('config', ('base', 'type'))]
         self.walk(Instance(self.config.base_type, base, '', '', '0 0 0', '0 0 0', True))
         for user in self.user_parts:
             if isinstance(user.type, str):
@@ -444,6 +454,8 @@ class _Resolver:
         for index, entry in self.entries:
             if 'slot' not in entry:
                 parent = entry.get('parent', base)
+                self.result.origins.setdefault(entry['name'], []).append(
+                    ('config', ('parts', index)))
                 self.walk(Instance(entry['type'], entry['name'], parent, 'fixed',
                                    self.poses[('parts', index, 'xyz')],
                                    self.poses[('parts', index, 'rpy')], True))
@@ -529,13 +541,8 @@ class _Resolver:
                    f'({chain}): instance names must be unique, and a part cannot contain itself; '
                    'give the occupant another name: or the slot another default')
         entry = self.first_entry(instance.of, instance.slot)
-        if entry is not None:
-            return self.config.problem(('parts', entry[0]), message, EXPANSION, 'contains-itself')
-        if slot.where[0] == 'config':
-            return self.config.problem(slot.where[1], message, EXPANSION, 'contains-itself')
-        _, part, name = slot.where
-        return Problem(message, str(part.file), part.lines.get(('slots', name, 'default')),
-                       stage=EXPANSION, rule='contains-itself')
+        origin = slot.where if entry is None else ('config', ('parts', entry[0]))
+        return _located(self.config, origin, message, EXPANSION, 'contains-itself')
 
     def fill(self, carrier: Instance, slot: _Slot) -> Instance | None:
         """Fill one slot: its link; return its occupant (None when it stays empty)."""
@@ -552,6 +559,8 @@ class _Resolver:
             return None
         attach = self.result.catalogue[occupant].data.get('attach') or {}
         name = slot.name if entry is None else entry[1].get('name', slot.name)
+        self.result.origins.setdefault(name, []).append(
+            slot.where if entry is None else ('config', ('parts', entry[0])))
         return Instance(occupant, name, f'{carrier.name}_{slot.name}', slot.joint,
                         _part_vector(attach.get('xyz')), _part_vector(attach.get('rpy')),
                         slot.collision, carrier.name, slot.name)
@@ -599,7 +608,8 @@ class _Resolver:
                     'slot (type none); remove it, or fit a part type'), rule='empty-slot-name'))
         if self.walked:
             found += self.reference_problems()
-            found += name_problems(config, self.result.record)
+            found += name_problems(config, self.result.record, self.result.origins)
+            found += drive_problems(self.result)
         self.result.problems.extend(found)
 
     def maybe_link(self, link: str) -> bool:
@@ -633,13 +643,17 @@ class _Resolver:
 
 # -- names used twice, and placements inside themselves ----------------------------------------
 
-def name_problems(config: Config, record: AssemblyRecord) -> list[Problem]:
+def name_problems(config: Config, record: AssemblyRecord,
+                  origins: dict | None = None) -> list[Problem]:
     """
     Return the names used twice, and free placements hung inside their own subtree.
 
     Instances, slot links and frame links all become links. A repeat that only follows from
-    another (the slots of an instance that is there twice) is not reported again.
+    another (the slots of an instance that is there twice) is not reported again. Each is
+    located at the config entry naming the link, else where its instance is fitted
+    (``origins``, Resolution.origins).
     """
+    origins = origins or {}
     found = []
     owner = {p.name: p.name for p in record.parts}
     owner.update({s.link: s.of for s in record.slots})
@@ -667,7 +681,11 @@ def name_problems(config: Config, record: AssemblyRecord) -> list[Problem]:
             message = (f'the link name {link} is used {len(link_uses)} times: '
                        + ', '.join(described) + '; link names must be unique: rename the '
                        'instance or the slot')
-        found.append(config.problem(named.get(link), message, rule='name-twice'))
+        if link in named:
+            found.append(config.problem(named[link], message, rule='name-twice'))
+        else:
+            found.append(_located(config, _entry_origin(link_uses, owner.get(link), record,
+                                                        origins), message, rule='name-twice'))
     records = {p.name: p for p in record.parts}
     for part in record.parts:
         if not part.is_placement:
@@ -698,6 +716,88 @@ def _paths_naming(config: Config) -> dict:
             named.setdefault(f"{slot.get('of', config.base_name)}_{slot['name']}",
                              ('slots', index))
     return named
+
+
+# -- what a fitted part must hang on -----------------------------------------------------------
+
+#: Joints a propeller can spin on: gz-sim's Thruster turns its joint (gazebosim/gz-sim tag
+#: gz-sim8_8.14.0, src/systems/thruster/Thruster.cc, Thruster::Configure looks up
+#: ``joint_name``; PreUpdate sets its velocity), and a fixed joint is lumped away by the
+#: URDF-to-SDF conversion.
+SPINNING_JOINTS = ('continuous', 'revolute')
+
+
+def drive_problems(resolution: Resolution) -> list[Problem]:
+    """
+    Return the propellers that cannot spin: the base, or one hung on a fixed joint.
+
+    A part with a ``propeller`` section is a thruster wherever it is fitted (topics.py gives
+    it a command topic, gazebo.py a Thruster system): it needs a slot with ``joint:
+    continuous``. Located where the config or the part file fits it.
+    """
+    found = []
+    for instance in resolution.instances:
+        part = resolution.catalogue.parts.get(instance.type)
+        if part is None or not part.data.get('propeller'):
+            continue
+        if not instance.parent:
+            message = (f'the base {instance.name} ({instance.type}) is a propeller: a thruster '
+                       'needs a joint to spin, so fit it in a slot with joint: continuous (the '
+                       "BlueBoat's motor slots, a BlueROV2 frame's thruster slots, or an ad hoc "
+                       'slot) on another base')
+        elif instance.joint not in SPINNING_JOINTS:
+            where = (f'slot {instance.slot} of {instance.of}, whose joint is {instance.joint}'
+                     if instance.slot else f'a free placement on {instance.parent} (fixed)')
+            message = (f'propeller {instance.name} ({instance.type}) hangs on a {instance.joint} '
+                       f'joint ({where}): its Thruster needs a joint that turns; fit it in a '
+                       'slot with joint: continuous (the motor or thruster slots, or an ad hoc '
+                       'slot with joint: continuous)')
+        else:
+            continue
+        found.append(resolution.problem_at(instance.name, message, rule='drive-joint'))
+    return found
+
+
+def _entry_origin(link_uses, instance: str, record: AssemblyRecord, origins: dict):
+    """
+    Return the config entry behind a name no entry gives: the nearest one up a carrier chain.
+
+    ``link_uses``' sources are the instances the name comes from; each is climbed through
+    its carriers (``of``) until a config entry (not the base) fitted one. Else the first
+    origin of ``instance``.
+    """
+    carriers: dict = {}
+    for part in record.parts:
+        carriers.setdefault(part.name, []).append(part.of)
+    queue = [source for _, source in link_uses if source]
+    seen = set(queue)
+    while queue:
+        name = queue.pop(0)
+        for origin in origins.get(name, ()):
+            if origin[0] == 'config' and origin[1][0] != 'base':
+                return origin
+        for carrier in carriers.get(name, ()):
+            if carrier and carrier not in seen:
+                seen.add(carrier)
+                queue.append(carrier)
+    return _origin(origins.get(instance))
+
+
+def _origin(origins) -> tuple | None:
+    """Return the first of an instance's origins in the config, else its first one."""
+    if not origins:
+        return None
+    return next((origin for origin in origins if origin[0] == 'config'), origins[0])
+
+
+def _located(config: Config, origin, message: str, stage: str = CHECK,
+             rule: str = '') -> Problem:
+    """Return a Problem at an origin: ('config', path), ('part', part, slot), or None."""
+    if origin is not None and origin[0] == 'part':
+        _, part, slot = origin
+        return Problem(message, str(part.file), part.lines.get(('slots', slot, 'default')),
+                       stage=stage, rule=rule)
+    return config.problem(origin[1] if origin is not None else None, message, stage, rule)
 
 
 # -- small rules ---------------------------------------------------------------------------------

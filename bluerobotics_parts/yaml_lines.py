@@ -61,6 +61,9 @@ def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     """Parse one YAML document. An empty document is None."""
     try:
         node = _compose(text, file)
+    except yaml.reader.ReaderError as error:  # a character YAML refuses: no mark, a position
+        raise ConfigError(f'not valid YAML: {_reader_problem(error)}', file=file,
+                          line=text.count('\n', 0, error.position) + 1) from None
     except yaml.YAMLError as error:
         mark = getattr(error, 'problem_mark', None)
         problem = getattr(error, 'problem', None) or str(error)
@@ -86,6 +89,13 @@ def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     if builder.duplicates:  # the document is ambiguous: nothing after this would be reliable
         raise AssemblyError(builder.duplicates)
     return LocatedDocument(data, file, lines)
+
+
+def _reader_problem(error) -> str:
+    """Return a ReaderError's problem without its position line (the message gives the line)."""
+    character = error.character
+    shown = f'#x{character:04x}' if isinstance(character, int) else repr(character)
+    return f'unacceptable character {shown}: {error.reason}'
 
 
 def load_file(path: str | Path, what: str = 'file') -> LocatedDocument:

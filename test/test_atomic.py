@@ -209,3 +209,78 @@ def test_the_package_itself_is_no_output_folder(inside):
 def test_a_folder_of_ones_own_is_fine(tmp_path):
     check_output_folder(tmp_path / 'out')
     check_output_folder(paths.share_dir() / 'out')  # beside the data, in a source checkout
+
+
+# -- a set of files (issue 8 item 7): writers take turns, a killed one is finished -----------
+
+KILL_AT_SECOND_KEEP = textwrap.dedent(f"""
+    import os, signal, sys
+    sys.path.insert(0, {str(REPO)!r})
+    from bluerobotics_parts import atomic, cli
+    original, calls = atomic._keep, []
+    def keep(*args):
+        calls.append(args)
+        if len(calls) == 2:  # the first file is renamed, the second not yet
+            os.kill(os.getpid(), signal.SIGKILL)
+        return original(*args)
+    atomic._keep = keep
+    sys.exit(cli.main(sys.argv[1:]))
+""")
+
+
+def vehicle_of(folder: Path) -> tuple:
+    """Return the vehicle names robot_description.urdf and bridge.yaml are for."""
+    urdf = (folder / 'robot_description.urdf').read_text(encoding='utf-8')
+    bridge = (folder / 'bridge.yaml').read_text(encoding='utf-8')
+    robot = urdf.split('<robot name="', 1)[1].split('"', 1)[0]
+    vehicle = bridge.split('for vehicle ', 1)[1].split(',', 1)[0]
+    return robot, vehicle
+
+
+def cli_build(config: str, folder: Path, name: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli', 'build', config,
+                             '--output', str(folder), '--name', name], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+
+
+def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_path):
+    folder = tmp_path / 'out'
+    first = cli_build('', folder, 'boat_a')
+    assert first.wait(timeout=120) == 0, first.stderr.read()
+    killed = subprocess.run([sys.executable, '-c', KILL_AT_SECOND_KEEP, 'build', '',
+                             '--output', str(folder), '--name', 'boat_b'], cwd=REPO,
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert vehicle_of(folder) == ('boat_b', 'boat_a')  # the window the journal closes
+    # Any next writer into the folder first finishes the killed one's set.
+    write_files_atomically(folder, {'notes.txt': b'a file of my own\n'})
+    assert vehicle_of(folder) == ('boat_b', 'boat_b')
+    assert sorted(p.name for p in folder.iterdir()) == ['bridge.yaml', 'notes.txt',
+                                                        'robot_description.urdf']
+
+
+def test_a_journal_that_is_not_ours_is_removed_unused(tmp_path):
+    from bluerobotics_parts.atomic import JOURNAL
+
+    write_files_atomically(tmp_path, {'a.txt': b'a\n', 'b.txt': b'b\n'})
+    (tmp_path / 'secret').write_text('keep me\n', encoding='utf-8')
+    (tmp_path / JOURNAL).write_text('{"a.txt": "secret", "../x": "' + TEMPORARY_PREFIX
+                                    + 'x", "b.txt": "../../etc/passwd"}', encoding='utf-8')
+    write_files_atomically(tmp_path, {'c.txt': b'c\n'})
+    assert (tmp_path / 'a.txt').read_text(encoding='utf-8') == 'a\n'
+    assert (tmp_path / 'secret').read_text(encoding='utf-8') == 'keep me\n'
+    assert not (tmp_path / JOURNAL).exists()
+
+
+def test_concurrent_builds_into_one_folder_take_turns(tmp_path):
+    folder = tmp_path / 'out'
+    names = [f'boat_{n}' for n in range(4)]
+    for _ in range(3):
+        runs = [cli_build('', folder, name) for name in names]
+        for run in runs:
+            assert run.wait(timeout=300) == 0, run.stderr.read()
+        robot, vehicle = vehicle_of(folder)
+        assert robot == vehicle and robot in names
+        assert sorted(p.name for p in folder.iterdir()) == ['bridge.yaml',
+                                                            'robot_description.urdf']

@@ -69,6 +69,13 @@ def test_tree_of_the_default_config():
     assert result.stdout == DEFAULT_TREE
 
 
+def test_an_empty_config_argument_is_the_shipped_blueboat():
+    """The help says so: ``''`` is the default vehicle, not the working folder."""
+    result = cli('tree', '')
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == DEFAULT_TREE
+
+
 @pytest.mark.parametrize('example, lines', [
     ('t200.yaml', ['    [motor_port] motor_port (t200_thruster_ccw)',
                    '    [motor_stbd] motor_stbd (t200_thruster_cw)']),

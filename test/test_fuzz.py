@@ -17,7 +17,8 @@ Fuzzing configs and user part files through the whole build.
 
 Every generated input (test/fuzz_inputs.py, seeded) must end in one of two ways: a build
 whose URDFs urdfdom's check_urdf accepts, or a project error (a BlueRoboticsPartsError, which
-the commands print as a message). Any other exception, more than 2 s or more than 300 MB of
+the commands print as a message) each of whose messages names its file and line (every input
+here is a file). Any other exception, more than 2 s or more than 300 MB of
 memory for one input fails the test and names the seed, so the case can be replayed with
 ``python test/test_fuzz.py SEED``. BLUEROBOTICS_PARTS_FUZZ_EXAMPLES sets the count (the
 default keeps the test to about a minute on the CI machine).
@@ -72,14 +73,20 @@ def _alarm(signum, frame):
 
 
 def run_one(config: Path):
-    """Return ('built', [urdf texts]) or ('refused', message); other exceptions propagate."""
+    """
+    Return ('built', [urdf texts]) or ('refused', [messages without file:line]).
+
+    Other exceptions propagate.
+    """
     from bluerobotics_parts.build import build
     from bluerobotics_parts.errors import BlueRoboticsPartsError
 
     try:
         result = build(config)
     except BlueRoboticsPartsError as error:
-        return 'refused', str(error)
+        found = getattr(error, 'problems', None) or [error]
+        return 'refused', [str(p) for p in found
+                           if not (getattr(p, 'file', None) and getattr(p, 'line', None))]
     return 'built', [result.resolved.urdf, result.urdf]
 
 
@@ -113,6 +120,8 @@ def fuzz(count: int, folder: Path):
                 failures.append(f'seed {seed}: peak memory grew by {grown / 2**20:.0f} MiB')
             if outcome == 'refused':
                 refused += 1
+                failures += [f'seed {seed}: a message without file:line: {message[:300]}'
+                             for message in detail]
                 continue
             for index, text in enumerate(detail):
                 path = folder / f'seed_{seed}' / f'urdf_{index}.urdf'

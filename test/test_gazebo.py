@@ -250,9 +250,23 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
     with pytest.raises(BlueRoboticsPartsError) as caught:
         build(config)
     message = str(caught.value)
-    assert ('propeller spare (m200_weedless_prop_cw) hangs on a fixed joint (spare_joint)'
-            in message)
+    assert message.startswith(f'{config}:2: propeller spare (m200_weedless_prop_cw) hangs on a '
+                              'fixed joint (a free placement on base_link (fixed))')
     assert 'joint: continuous' in message
+
+
+@pytest.mark.parametrize('text, line, expected', [
+    ('base: {type: t200_thruster_cw}\n', 1, 'the base base_link (t200_thruster_cw) is a propeller'),
+    ('slots:\n  - {name: spare, xyz: [0, 0, 0.3], accepts: [t200_thruster_cw],\n'
+     '     default: t200_thruster_cw}\n', 2,
+     'propeller spare (t200_thruster_cw) hangs on a fixed joint (slot spare of base_link, '
+     'whose joint is fixed)'),
+])
+def test_a_propeller_that_cannot_spin_is_refused_at_its_line(tmp_path, text, line, expected):
+    config = write_config(tmp_path, text)
+    with pytest.raises(BlueRoboticsPartsError) as caught:
+        resolve_config(config)  # the plain URDF too: a thruster that cannot turn is no thruster
+    assert str(caught.value).startswith(f'{config}:{line}: {expected}')
 
 
 def test_a_urdf_without_its_end_is_refused():

@@ -91,14 +91,14 @@ def test_a_tagged_user_part_file_is_refused_not_run(tmp_path):
         f'  com: [0, 0, !degrees "{EXPLOIT}"]\n', encoding='utf-8')
     config = tmp_path / 'boat.yaml'
     config.write_text('part_files: [my_part.yaml]\n', encoding='utf-8')
-    result = python(f"""
-        from bluerobotics_parts.errors import ConfigError
-        from bluerobotics_parts.pipeline import resolve_config
-        resolve_config(None)
-        try:
-            resolve_config({str(config)!r})
-        except ConfigError as error:
-            print('refused:', error)
+    result = python(XACRO_LOADING_YAML + f"""
+    from bluerobotics_parts.errors import ConfigError
+    from bluerobotics_parts.pipeline import resolve_config
+    resolve_config(None)
+    try:
+        resolve_config({str(config)!r})
+    except ConfigError as error:
+        print('refused:', error)
     """, tmp_path)
     assert not (tmp_path / 'PWNED').exists()
     assert f"refused: {tmp_path / 'my_part.yaml'}:6: unsupported YAML tag" in result.stdout, \
@@ -106,17 +106,22 @@ def test_a_tagged_user_part_file_is_refused_not_run(tmp_path):
 
 
 def test_a_launch_like_sequence_refuses_the_tagged_config(tmp_path):
-    """Two vehicles planned in one process, as a launch file that starts two would."""
+    """
+    Two vehicles planned in one process, as a launch file that starts two would.
+
+    xacro has loaded YAML in that process before (a launch that also runs xacro for another
+    robot): its tags are on PyYAML's SafeLoader.
+    """
     evil = evil_config(tmp_path)
-    result = python(f"""
-        from bluerobotics_parts import launch_plan
-        from bluerobotics_parts.errors import BlueRoboticsPartsError
-        environ = {{'ROS_HOME': {str(tmp_path / 'ros')!r}}}
-        launch_plan.plan({{'gazebo': 'false'}}, environ=environ)
-        try:
-            launch_plan.plan({{'config': {str(evil)!r}, 'gazebo': 'false'}}, environ=environ)
-        except BlueRoboticsPartsError as error:
-            print('refused:', error)
+    result = python(XACRO_LOADING_YAML + f"""
+    from bluerobotics_parts import launch_plan
+    from bluerobotics_parts.errors import BlueRoboticsPartsError
+    environ = {{'ROS_HOME': {str(tmp_path / 'ros')!r}}}
+    launch_plan.plan({{'gazebo': 'false'}}, environ=environ)
+    try:
+        launch_plan.plan({{'config': {str(evil)!r}, 'gazebo': 'false'}}, environ=environ)
+    except BlueRoboticsPartsError as error:
+        print('refused:', error)
     """, tmp_path, timeout=120)
     assert not (tmp_path / 'PWNED').exists()
     assert 'unsupported YAML tag' in result.stdout, result.stdout + result.stderr
@@ -217,3 +222,49 @@ def test_an_alias_bomb_fails_fast_with_a_message(tmp_path):
     result = cli_in_subprocess('urdf', path, timeout=10)
     assert result.returncode == 1
     assert 'more than 100,000 values (counting each use of an alias)' in result.stderr
+
+
+# -- what the fuzzer once turned into tracebacks (issue 8 item 6): messages with file:line -------
+
+LONG = 'a' * 300  # longer than a file name may be (255 bytes on Linux)
+ECHO_PART = ('type: echo_x\nframes:\n  beam: {xyz: [0, 0, 0], xyz_unverified: test}\n'
+             'echosounder: {frame: [1, 2, 3], beam_width: 0.4, range_min: 0.5, range_max: 10,\n'
+             '              update_rate: 5}\n')
+
+
+@pytest.mark.parametrize('config, part, where, expected', [
+    ('slots:\n  - {name: s, xyz: [' + '9' * 400 + ', 0, 0]}\n', None, 'config:2',
+     'an integer of 400 digits is not a plausible value here'),
+    ('name: ' + '7' * 5000 + '\n', None, 'config:1',
+     'an integer of 5,000 digits is not a plausible value here'),
+    ('part_files: [part.yaml]\n', ECHO_PART, 'part:4',
+     "echosounder frame [1, 2, 3] is not one of the part's frames (beam)"),
+    (f'part_files: [{LONG}.yaml]\n', None, 'config:1', f'part file {LONG}.yaml not found'),
+    ('part_files: [part.yaml]\n', f'type: meshy\nvisual:\n  - mesh: {LONG}.stl\n', 'part:3',
+     f'mesh {LONG}.stl not found'),
+    ('part_files: [part.yaml]\n', 'type: nan\n', 'part:1', 'type: must name the part type'),
+    ('part_files: [part.yaml]\n', 'type: fr\nframes:\n  True: {xyz: [0, 0, 0]}\n', 'part:3',
+     'frame name True: use letters, digits and underscores'),
+])
+def test_what_once_raised_a_traceback_is_a_message_at_its_line(tmp_path, config, part, where,
+                                                               expected):
+    files = {'config': tmp_path / 'config.yaml', 'part': tmp_path / 'part.yaml'}
+    files['config'].write_text(config, encoding='utf-8')
+    if part is not None:
+        files['part'].write_text(part, encoding='utf-8')
+    result = cli_in_subprocess('build', files['config'], '--output', tmp_path / 'out')
+    file, line = where.split(':')
+    assert result.returncode == 1, result.stderr
+    assert 'Traceback' not in result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f'error: {files[file]}:{line}: {expected}'), result.stderr
+    assert not (tmp_path / 'out').exists()
+
+
+def test_part_files_that_are_not_a_list_of_paths_is_a_message():
+    from bluerobotics_parts.api import Assembly
+    from bluerobotics_parts.errors import ConfigError
+
+    with pytest.raises(ConfigError, match='part_files must be a path or a list of paths, not '
+                                          'bool'):
+        Assembly(part_files=True)
