@@ -29,7 +29,9 @@ from pathlib import Path
 from . import bridge, gazebo, topics
 from .atomic import write_files_atomically
 from .catalogue import Catalogue
+from .errors import AssemblyError
 from .pipeline import resolve_config, Resolved
+from .resolution import drive_problems
 from .vehicle import Vehicle
 
 URDF_FILE = 'robot_description.urdf'
@@ -68,6 +70,9 @@ def build(config, name: str | None = None, gz_release: str | None = None, curren
     release = gazebo.gz_release(gz_release or gz_version)  # fails before any work
     current = gazebo.current_vector(current)  # so does a malformed current
     resolved = resolve_config(config, name=name)
+    stuck = drive_problems(resolved.resolution)  # before any Gazebo block: with their lines
+    if stuck:
+        raise AssemblyError(stuck)
     catalogue = resolved.catalogue()
     record = resolved.record
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)

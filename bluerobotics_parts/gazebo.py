@@ -29,7 +29,9 @@ What each recorded part gets comes from its part data (never from its type name)
 Every element written into a plugin or sensor is one its system reads: gazebo_elements.py has
 the table (element, meaning, unit, source file at the release tag) and ``compose`` refuses to
 write anything else. (An earlier version wrote ``<water_density>`` into Hydrodynamics: gz-sim
-8.0 to 8.11 stored it without using it, 8.12 and later do not read it.)
+8.0 to 8.11 stored it without using it, 8.12 and later do not read it; gazebosim/gz-sim,
+src/systems/hydrodynamics/Hydrodynamics.cc at tags gz-sim8_8.0.0, gz-sim8_8.11.0 and
+gz-sim8_8.12.0, Hydrodynamics::Configure.)
 
 Thrust coefficient sign. The part data's ``rotation`` is the sense the propeller turns, seen
 from astern, while it pushes the vessel forward. Every propeller joint's axis is the part's
@@ -48,9 +50,12 @@ joint's velocity command (JointVelocityCmd) to the spin speed of the commanded t
 step, which the physics engine meets exactly, at any step size; the thrust force is the same.
 
 Added mass is not sent to Gazebo: gz-sim's Hydrodynamics system applies it as an explicit
-force from the previous step's acceleration, deprecated since Harmonic because it goes
-unstable once the added mass nears the body's mass, which the BlueBoat's heave added mass
-does (part data: about 17.6 kg for a 17 kg boat). Harmonic's replacement, SDF 1.11's
+force from the previous step's acceleration (``stateDot = (state - prevState) / dt``, then
+``- Ma * stateDot``; gazebosim/gz-sim tag gz-sim8_8.14.0,
+src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::PreUpdate), and Configure warns
+that "plugin-based added mass has known numerical instabilities" (deprecated for DART in
+favour of ``<fluid_added_mass>``). It goes unstable once the added mass nears the body's mass,
+which the BlueBoat's heave added mass does (part data: about 17.6 kg for a 17 kg boat). Harmonic's replacement, SDF 1.11's
 ``<fluid_added_mass>`` inside ``<inertial>``, has no URDF spelling. The block therefore sets
 ``disable_added_mass`` and carries only the damping terms.
 

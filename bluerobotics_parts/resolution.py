@@ -609,7 +609,6 @@ class _Resolver:
         if self.walked:
             found += self.reference_problems()
             found += name_problems(config, self.result.record, self.result.origins)
-            found += drive_problems(self.result)
         self.result.problems.extend(found)
 
     def maybe_link(self, link: str) -> bool:
@@ -732,8 +731,10 @@ def drive_problems(resolution: Resolution) -> list[Problem]:
     Return the propellers that cannot spin: the base, or one hung on a fixed joint.
 
     A part with a ``propeller`` section is a thruster wherever it is fitted (topics.py gives
-    it a command topic, gazebo.py a Thruster system): it needs a slot with ``joint:
-    continuous``. Located where the config or the part file fits it.
+    it a command topic, gazebo.py a Thruster system): for Gazebo it needs a slot with ``joint:
+    continuous``. The ROS description alone does not (a spare propeller may be carried), so
+    the build asks this, not the resolution. Located where the config or the part file fits
+    it.
     """
     found = []
     for instance in resolution.instances:

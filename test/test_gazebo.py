@@ -265,8 +265,15 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
 def test_a_propeller_that_cannot_spin_is_refused_at_its_line(tmp_path, text, line, expected):
     config = write_config(tmp_path, text)
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        resolve_config(config)  # the plain URDF too: a thruster that cannot turn is no thruster
+        build(config)
     assert str(caught.value).startswith(f'{config}:{line}: {expected}')
+
+
+def test_a_spare_propeller_is_fine_in_the_ros_description(tmp_path):
+    """Only Gazebo needs a thruster to spin; the plain URDF may carry a spare one."""
+    config = write_config(tmp_path, 'parts:\n  - {type: m200_weedless_prop_cw, name: spare, '
+                                    'xyz: [0.2, 0, 0.1]}\n')
+    assert 'name="spare"' in resolve_config(config).urdf
 
 
 def test_a_urdf_without_its_end_is_refused():
@@ -435,7 +442,14 @@ def test_every_composed_element_is_in_the_table(config, version):
         assert gazebo_elements.unread(block) == [], block.get('name') or block.get('type')
 
 
-def test_the_table_names_what_no_system_reads():
+def test_the_table_refuses_what_no_system_reads_and_what_we_never_write():
+    """
+    ``water_density``: Hydrodynamics reads none in 8.12+; ``xUU``: read, but never written.
+
+    gz-sim8_8.14.0 src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::Configure, reads
+    the quadratic terms ``<xUU>`` as well as ``<xUabsU>`` and warns that the former "may cause
+    instabilities": the table lists only the ``abs`` form, so the composition cannot write it.
+    """
     plugin = ElementTree.fromstring(
         '<plugin name="gz::sim::systems::Hydrodynamics"><link_name>b</link_name>'
         '<water_density>1025</water_density><xUabsU>-1</xUabsU><xUabsQ>-1</xUabsQ>'
