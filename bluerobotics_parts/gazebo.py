@@ -55,8 +55,9 @@ force from the previous step's acceleration (``stateDot = (state - prevState) / 
 src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::PreUpdate), and Configure warns
 that "plugin-based added mass has known numerical instabilities" (deprecated for DART in
 favour of ``<fluid_added_mass>``). It goes unstable once the added mass nears the body's mass,
-which the BlueBoat's heave added mass does (part data: about 17.6 kg for a 17 kg boat). Harmonic's replacement, SDF 1.11's
-``<fluid_added_mass>`` inside ``<inertial>``, has no URDF spelling. The block therefore sets
+which the BlueBoat's heave added mass does (part data: about 17.6 kg for a 17 kg boat).
+Harmonic's replacement, SDF 1.11's ``<fluid_added_mass>`` inside ``<inertial>``, has no URDF
+spelling. The block therefore sets
 ``disable_added_mass`` and carries only the damping terms.
 
 Massless links that carry a moving joint. A slot is a massless link, and SDFormat's URDF

@@ -256,7 +256,8 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize('text, line, expected', [
-    ('base: {type: t200_thruster_cw}\n', 1, 'the base base_link (t200_thruster_cw) is a propeller'),
+    ('base: {type: t200_thruster_cw}\n', 1,
+     'the base base_link (t200_thruster_cw) is a propeller'),
     ('slots:\n  - {name: spare, xyz: [0, 0, 0.3], accepts: [t200_thruster_cw],\n'
      '     default: t200_thruster_cw}\n', 2,
      'propeller spare (t200_thruster_cw) hangs on a fixed joint (slot spare of base_link, '
