@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree.ElementTree import Element
 
 from . import bridge, gazebo, topics
 from .atomic import write_files_atomically
@@ -32,6 +33,7 @@ from .catalogue import Catalogue
 from .errors import AssemblyError
 from .pipeline import resolve_config, Resolved
 from .resolution import drive_problems
+from .urdf_writer import urdf_text
 from .vehicle import Vehicle
 
 URDF_FILE = 'robot_description.urdf'
@@ -44,7 +46,8 @@ class Build:
     catalogue: Catalogue  # part data for every type in the record (user parts included)
     vehicle: Vehicle  # the model of the plain URDF
     gz_release: str  # the Gazebo release the composition targets (harmonic, ionic, jetty)
-    urdf: str  # the URDF with the Gazebo extension blocks: robot_description.urdf
+    tree: Element  # the URDF with the Gazebo extension blocks, as a tree (never changed)
+    urdf: str  # the same as text: robot_description.urdf
     bridge_yaml: str  # bridge.yaml for ros_gz_bridge's parameter_bridge
 
     @property
@@ -76,10 +79,11 @@ def build(config, name: str | None = None, gz_release: str | None = None, curren
     catalogue = resolved.catalogue()
     record = resolved.record
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
-    composed = gazebo.compose(resolved.urdf, record, catalogue, resolved.name, release,
-                              current=current, root=resolved.tree)
+    composed = gazebo.compose_tree(resolved.tree, record, catalogue, resolved.name, release,
+                                   current=current)
     bridge_text = bridge.bridge_yaml(record, catalogue, resolved.name)
-    return Build(resolved, catalogue, vehicle, release.name, composed, bridge_text)
+    return Build(resolved, catalogue, vehicle, release.name, composed, urdf_text(composed),
+                 bridge_text)
 
 
 def artefacts(result: Build) -> dict[str, bytes]:

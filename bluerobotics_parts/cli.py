@@ -82,7 +82,7 @@ def cmd_tree(args) -> int:
     from . import report
     from .pipeline import resolve_config
 
-    sys.stdout.write(report.tree_text(resolve_config(args.config, name=args.name).manifest))
+    sys.stdout.write(report.tree_text(resolve_config(args.config, name=args.name).record))
     return EXIT_OK
 
 
@@ -123,7 +123,7 @@ def cmd_export(args) -> int:
     from .export import export
 
     result = export(args.config, Path(args.directory), name=args.name,
-                    gz_version=args.gz_release)
+                    gz_release=args.gz_release)
     sys.stdout.write(result.summary())
     return EXIT_OK
 

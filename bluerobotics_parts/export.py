@@ -39,6 +39,7 @@ writes those same bytes, replacing the whole folder in one step (``folder_swap``
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 import hashlib
 from itertools import zip_longest
@@ -57,6 +58,7 @@ from .identity import (check_file_rules, check_folder_entries, check_identity_te
                        identity_of, identity_of_digests, manifest_bytes, MANIFEST_FILE,
                        read_manifest, SCHEMA)
 from .inputs import InputError, MESH_LIMIT, read_bytes, YAML_LIMIT
+from .urdf_writer import urdf_text
 
 URDF_FILE = 'robot.urdf'
 CONFIG_FILE = 'config.yaml'
@@ -67,7 +69,6 @@ SHIPPED_MESH_FOLDER = 'meshes'
 USER_PARTS_FOLDER = 'user_parts'
 MESH_URI_PREFIX = paths.PACKAGE_URI + SHIPPED_MESH_FOLDER + '/'
 FILE_URI = 'file://'
-XML_DECLARATION = '<?xml version="1.0"?>\n'
 
 
 # -- the file set ------------------------------------------------------------------------------
@@ -79,20 +80,19 @@ def description_files(build) -> dict[str, bytes]:
     Everything is read and checked against the file rules here, before anything is written.
     """
     user_parts = _user_part_files(build)
-    root = _parse_urdf(build.urdf.encode('utf-8'))
+    root = copy.deepcopy(build.tree)  # the build's own tree, re-pointed here (never parsed)
     for record in root.findall('assembly_part_file'):
         record.set('path', user_parts[record.get('type')][0])
     meshes = _export_meshes(root, build, user_parts)
-    urdf = XML_DECLARATION + ElementTree.tostring(root, encoding='unicode') + '\n'
-    files = {URDF_FILE: urdf.encode('utf-8'),
+    files = {URDF_FILE: urdf_text(root).encode('utf-8'),
              CONFIG_FILE: effective_config_text(build, user_parts).encode('utf-8'),
              BRIDGE_FILE: build.bridge_yaml.encode('utf-8')}
     files.update(meshes)
     for exported, source in user_parts.values():
         files[exported] = _read(source, YAML_LIMIT, 'part file', exported)
     check_paths(files)
-    check_mesh_references(files[URDF_FILE], set(files))
-    files[MANIFEST_FILE] = manifest_bytes(build.name, files, build.gz_version)
+    check_mesh_references(root, set(files))
+    files[MANIFEST_FILE] = manifest_bytes(build.name, files, build.gz_release)
     return dict(sorted(files.items()))
 
 
@@ -116,7 +116,7 @@ def effective_config_text(build, user_parts: dict | None = None) -> str:
         data = {'name': build.name, **data}
     if data.get('part_files'):
         data['part_files'] = [user_parts[type_name][0]
-                              for type_name, _ in build.resolved.manifest.part_files]
+                              for type_name, _ in build.resolved.record.part_files]
     return yaml.dump(data, Dumper=_ConfigDumper, sort_keys=False, default_flow_style=False,
                      allow_unicode=True)
 
@@ -135,7 +135,7 @@ _ConfigDumper.add_representer(list, _ConfigDumper.represent_list)
 def _user_part_files(build) -> dict[str, tuple[str, Path]]:
     """Return part type -> (its part file's path in the export, the file it is copied from)."""
     found = {}
-    for type_name, source in build.resolved.manifest.part_files:
+    for type_name, source in build.resolved.record.part_files:
         exported = f'{USER_PARTS_FOLDER}/{type_name}/{Path(source).name}'
         try:
             check_path(exported)
@@ -153,7 +153,7 @@ def _export_meshes(root: ElementTree.Element, build, user_parts: dict) -> dict[s
     sources: dict[str, tuple[Path, str]] = {}  # exported path -> (source file, part type)
     for mesh in root.iter('mesh'):
         uri = mesh.get('filename', '')
-        part = build.resolved.manifest.part(owners.get(id(mesh), ''))
+        part = build.resolved.record.part(owners.get(id(mesh), ''))
         part_type = part.type if part else '(no part)'
         relative, source = _exported_mesh(uri, part_type, user_parts)
         try:
@@ -195,9 +195,14 @@ def _read(source: Path, limit: int, what: str, relative: str) -> bytes:
                                f'{error.message}') from None
 
 
-def check_mesh_references(urdf: bytes, listed) -> None:
-    """Check every ``<mesh filename>`` is ``package://bluerobotics_parts/<a listed file>``."""
-    for mesh in _parse_urdf(urdf).iter('mesh'):
+def check_mesh_references(urdf, listed) -> None:
+    """
+    Check every ``<mesh filename>`` is ``package://bluerobotics_parts/<a listed file>``.
+
+    ``urdf``: the URDF's bytes, or its parsed tree.
+    """
+    root = urdf if isinstance(urdf, ElementTree.Element) else _parse_urdf(urdf)
+    for mesh in root.iter('mesh'):
         uri = mesh.get('filename', '')
         relative = uri[len(paths.PACKAGE_URI):]
         if not uri.startswith(paths.PACKAGE_URI) or relative.split('/')[0] not in (
@@ -249,10 +254,12 @@ class ExportResult:
         return '\n'.join(lines) + '\n'
 
 
-def export(config, directory, name: str | None = None,
-           gz_version: str = 'harmonic') -> ExportResult:
+def export(config, directory, name: str | None = None, gz_release: str | None = None,
+           gz_version: str | None = None) -> ExportResult:
     """
     Build the vehicle and write its description folder, all or nothing.
+
+    ``gz_release``: harmonic (default), ionic or jetty (``gz_version``: its former name).
 
     ``directory`` is created, or replaced when it holds a previous export: the files that
     export wrote (listed, unchanged since) go, anything else in the folder is provenance and
@@ -269,7 +276,7 @@ def export(config, directory, name: str | None = None,
     if directory.exists() and not directory.is_dir():
         raise DescriptionError(f'{directory} exists and is not a folder; export into a new '
                                'folder (nothing was written)')
-    built = build(config, name=name, gz_version=gz_version)
+    built = build(config, name=name, gz_release=gz_release or gz_version)
     files = description_files(built)
     notes = replace_folder(directory, files)
     return ExportResult(directory, built.name, identity_of(files), tuple(files),
@@ -327,7 +334,7 @@ def _check_consistency(directory: Path, manifest: dict, digests: dict) -> None:
 
     try:
         rebuilt = description_files(build(directory / CONFIG_FILE,
-                                          gz_version=manifest['gz_release']))
+                                          gz_release=manifest['gz_release']))
     except BlueRoboticsPartsError as error:
         raise DescriptionError(f'{directory}: {CONFIG_FILE} does not build: {error}') from None
     every = set(rebuilt) | set(manifest['files'])

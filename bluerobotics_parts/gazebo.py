@@ -68,21 +68,24 @@ the 1e-6 kg SDFormat counts as none), so they are lumped into their parent like 
 fixed child and the joints they carry survive. The ROS description (the resolved URDF) keeps
 its massless slots; test_sdf_conversion.py checks the joints in the converted model.
 
-The output is deterministic: blocks in manifest order, numbers printed by ``repr``, no dates.
+The composition is an XML tree (``compose_tree``): the resolved URDF's elements, shared with
+the writer's tree and never changed, the carrier links as new elements, and the blocks;
+``compose`` writes it with the URDF writer, so the composed text is laid out as the plain one.
+The output is deterministic: blocks in record order, numbers printed by ``repr``, no dates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 import math
-import re
 from xml.etree import ElementTree
 
 from . import gazebo_elements, propulsion, topics as topic_names
 from .catalogue import Catalogue
 from .echosounder import RayGrid
 from .errors import BlueRoboticsPartsError, ConfigError
-from .record import AssemblyRecord as Manifest, parse_urdf
+from .record import AssemblyRecord, parse_urdf
+from .urdf_writer import urdf_text as written
 
 SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
 
@@ -128,60 +131,65 @@ def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
     return GZ_RELEASES[key]
 
 
-def compose(urdf_text: str, manifest: Manifest, catalogue: Catalogue, vehicle_name: str,
+def compose(urdf_text: str, record: AssemblyRecord, catalogue: Catalogue, vehicle_name: str,
             release: GzRelease, current=None, root: ElementTree.Element | None = None) -> str:
     """
-    Return the URDF with the Gazebo extension blocks appended inside ``<robot>``.
+    Return the URDF text with the Gazebo extension blocks inside ``<robot>`` (compose_tree).
 
-    ``current``: a water current (x, y, z in m/s, world frame) for the Hydrodynamics system.
     ``root``: the parsed ``urdf_text`` when the caller has it (it is not parsed again).
     """
-    names = topic_names.vehicle_topics(manifest, catalogue, vehicle_name)
-    root = parse_urdf(urdf_text) if root is None else root  # the writer's tree, when given
+    root = parse_urdf(urdf_text) if root is None else root
+    return written(compose_tree(root, record, catalogue, vehicle_name, release, current))
+
+
+def compose_tree(root: ElementTree.Element, record: AssemblyRecord, catalogue: Catalogue,
+                 vehicle_name: str, release: GzRelease, current=None) -> ElementTree.Element:
+    """
+    Return a new ``<robot>``: the URDF's elements, carrier links with a mass, the blocks.
+
+    ``root`` (the resolved URDF) is left as it is; its elements are shared, not copied.
+    ``current``: a water current (x, y, z in m/s, world frame) for the Hydrodynamics system.
+    """
+    names = topic_names.vehicle_topics(record, catalogue, vehicle_name)
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
-    limits = propulsion.thrust_limits(manifest, catalogue)
+    limits = propulsion.thrust_limits(record, catalogue)
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
               for t in names.thrusters]
     blocks += [echosounder_block(e, catalogue[e.type].echosounder, release)
                for e in names.echosounders]
-    blocks += vehicle_blocks(names, catalogue[manifest.base.type].hydrodynamics, current)
-    end = urdf_text.rfind('</robot>')
-    if end < 0:
-        raise BlueRoboticsPartsError('the URDF has no closing </robot>: not a resolved URDF')
+    blocks += vehicle_blocks(names, catalogue[record.base.type].hydrodynamics, current)
     for block in blocks:
         unread = gazebo_elements.unread(block[0])
         if unread:  # a bug here, not in the input: every element must be one Gazebo reads
             raise AssertionError(f"composed elements no Gazebo system reads: {', '.join(unread)}")
-    text = '\n'.join(_serialise(block) for block in blocks)
-    return with_carrier_masses(urdf_text[:end] + text + '\n' + urdf_text[end:], root)
+    composed = ElementTree.Element(root.tag, root.attrib)
+    carriers = carrier_links(root)
+    composed.extend(_with_mass(child) if child in carriers else child for child in root)
+    composed.extend(blocks)
+    return composed
 
 
-def with_carrier_masses(urdf_text: str, root: ElementTree.Element) -> str:
+def carrier_links(root: ElementTree.Element) -> list:
     """
-    Give each massless link that is the parent of a moving joint ``CARRIER_MASS``.
+    Return the massless links that are the parent of a moving joint (CARRIER_MASS, above).
 
-    The URDF-to-SDF conversion then lumps it instead of dropping what hangs below it.
+    Without a mass the URDF-to-SDF conversion would drop them and what hangs below.
     """
-    carriers = {j.find('parent').get('link') for j in root.findall('joint')
-                if j.get('type') != 'fixed' and j.find('parent') is not None}
-    for link in root.findall('link'):
-        name = link.get('name')
-        if name not in carriers or link.find('inertial') is not None:
-            continue
-        massless = re.compile(r'<link name="%s"\s*/>' % re.escape(name))
-        inertial = (f'<link name="{name}">\n'
-                    f'    <!-- {CARRIER_MASS * 1e6:g} mg so that Gazebo keeps the joint it '
-                    'carries (bluerobotics_parts.gazebo) -->\n'
-                    f'    <inertial>\n      <mass value="{CARRIER_MASS!r}"/>\n'
-                    f'      <inertia ixx="{CARRIER_INERTIA!r}" ixy="0" ixz="0" '
-                    f'iyy="{CARRIER_INERTIA!r}" iyz="0" izz="{CARRIER_INERTIA!r}"/>\n'
-                    '    </inertial>\n  </link>')
-        urdf_text, count = massless.subn(inertial, urdf_text, count=1)
-        if count != 1:
-            raise BlueRoboticsPartsError(
-                f'link {name} carries a moving joint but has no mass, and it is not written '
-                'as the resolver writes a slot link; Gazebo would drop it: give it an inertial')
-    return urdf_text
+    parents = {j.find('parent').get('link') for j in root.findall('joint')
+               if j.get('type') != 'fixed' and j.find('parent') is not None}
+    return [link for link in root.findall('link')
+            if link.get('name') in parents and link.find('inertial') is None]
+
+
+def _with_mass(link: ElementTree.Element) -> ElementTree.Element:
+    """Return a copy of a massless link with CARRIER_MASS and a negligible inertia."""
+    carrier = ElementTree.Element(link.tag, link.attrib)
+    carrier.extend(link)
+    inertial = ElementTree.SubElement(carrier, 'inertial')
+    ElementTree.SubElement(inertial, 'mass', value=repr(CARRIER_MASS))
+    ElementTree.SubElement(inertial, 'inertia', ixx=repr(CARRIER_INERTIA), ixy='0', ixz='0',
+                           iyy=repr(CARRIER_INERTIA), iyz='0', izz=repr(CARRIER_INERTIA))
+    return carrier
 
 
 def thrust_coefficient(propeller) -> float:
@@ -306,8 +314,3 @@ def _text(value) -> str:
     if isinstance(value, float):
         return repr(value)
     return str(value)
-
-
-def _serialise(block: ElementTree.Element) -> str:
-    ElementTree.indent(block, space='  ', level=1)
-    return '  ' + ElementTree.tostring(block, encoding='unicode')

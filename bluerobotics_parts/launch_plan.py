@@ -104,7 +104,7 @@ def plan(values, environ=None,
     result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'],
                                 current=args['current'])
     name = result.name
-    names = topics.vehicle_topics(result.resolved.manifest, result.catalogue, name)
+    names = topics.vehicle_topics(result.resolved.record, result.catalogue, name)
     echosounders = [(e, RangeSpec.from_part(result.catalogue[e.type].echosounder))
                     for e in names.echosounders]
     identity = export.description_identity(result)
@@ -128,7 +128,7 @@ def plan(values, environ=None,
     if args['rviz']:
         nodes.append(_rviz(names, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
-    summary = (f'bluerobotics_parts: vehicle {name} (parts {len(result.resolved.manifest.parts)}, '
+    summary = (f'bluerobotics_parts: vehicle {name} (parts {len(result.resolved.record.parts)}, '
                f'thrusters {len(names.thrusters)}, echosounders {len(names.echosounders)}), '
                f'description {identity}, artefacts in {folder}; {gazebo.note}')
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
@@ -141,7 +141,7 @@ def spawn_z(result) -> float:
 
     0 for a boat, whose hull floats at z = 0; 1 m down for the BlueROV2.
     """
-    return 0.0 - result.catalogue[result.resolved.manifest.base.type].spawn_depth  # not -0.0
+    return 0.0 - result.catalogue[result.resolved.record.base.type].spawn_depth  # not -0.0
 
 
 def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,
@@ -194,7 +194,7 @@ def display_plan(values, environ=None) -> DisplayPlan:
     """
     args = parse_arguments(values, DISPLAY_ARGUMENTS)
     resolved = pipeline.resolve_config(args['config'], name=args['name'])
-    names = topics.vehicle_topics(resolved.manifest, resolved.catalogue(), resolved.name)
+    names = topics.vehicle_topics(resolved.record, resolved.catalogue(), resolved.name)
     folder = artefact_dir(names.name, environ)
     write_artefacts(folder, {DISPLAY_RVIZ_FILE: vehicle_rviz(names).encode('utf-8')})
     nodes = (
@@ -205,6 +205,6 @@ def display_plan(values, environ=None) -> DisplayPlan:
         _rviz(names, folder / DISPLAY_RVIZ_FILE),
     )
     summary = (f'bluerobotics_parts: displaying vehicle {names.name} '
-               f"({len(resolved.manifest.parts)} parts) from {args['config']}")
+               f"({len(resolved.record.parts)} parts) from {args['config']}")
     return DisplayPlan(names.name, folder / DISPLAY_RVIZ_FILE, args['use_sim_time'], nodes,
                        summary)

@@ -59,16 +59,24 @@ def urdf_text(robot: Element) -> str:
 
 
 def _write(element: Element, indent: str, write) -> None:
-    """Write one element and what it holds (depth is the writer's own, at most five)."""
+    """
+    Write one element and what it holds (depth is the writer's own, at most seven).
+
+    A URDF element carries attributes; an element of a Gazebo block (gazebo.py) may carry
+    text instead of children, written on its line: ``<samples>9</samples>``.
+    """
     attributes = element.attrib
     start = indent + '<' + element.tag + ''.join(
         f' {name}="{_escaped(attributes[name])}"' for name in sorted(attributes))
+    text = (element.text or '').strip()
     if len(element):
         write(start + '>\n')
         inner = indent + '  '
         for child in element:
             _write(child, inner, write)
         write(f'{indent}</{element.tag}>\n')
+    elif text:
+        write(f'{start}>{_escaped(text)}</{element.tag}>\n')
     else:
         write(start + '/>\n')
 
