@@ -24,7 +24,13 @@ Prints, in one run:
 * three series of generated configs (flat free placements, a chain of ad hoc slots each on
   the previous one's occupant, flat ad hoc slots on the base) at 100, 1,000 and 3,000 items:
   the build's wall time, and t(1000)/t(100) from consecutive runs (target: at most 12); 3,000
-  of anything under 30 s.
+  of anything under 30 s;
+* the build cache: a default build that reuses a cached result against one that builds
+  (``--no-cache``), paired; whole processes, and above what starting the interpreter costs
+  (``python -c pass``, median of its own runs), which no cache can save (target: at most 0.2x
+  above the interpreter).
+
+Every build but the cached ones runs with ``--no-cache``.
 
 Timing is never asserted by a test: machines differ and share their cores. Ratios of runs made
 one right after the other cancel most of that out; the order within each pair alternates.
@@ -59,6 +65,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--pairs', type=int, default=15,
                         help='default build / xacro pairs (0: skip)')
+    parser.add_argument('--cache-pairs', type=int, default=15,
+                        help='cached / uncached build pairs (0: skip)')
     parser.add_argument('--series-rounds', type=int, default=3,
                         help='rounds of each series at 100 and 1,000 (3,000: once per round; '
                              '0: skip)')
@@ -68,6 +76,7 @@ def main() -> int:
         folder = Path(folder)
         ok = default_against_xacro(folder, args.pairs, env) if args.pairs else True
         ok &= series(folder, args.series_rounds, env) if args.series_rounds else True
+        ok &= cache_reuse(folder, args.cache_pairs, env) if args.cache_pairs else True
     print('\nall targets met' if ok else '\nsome targets missed')
     return 0 if ok else 1
 
@@ -88,8 +97,9 @@ def run(command, env) -> tuple[float, float]:
     return wall, cpu
 
 
-def build_command(config: Path, out: Path) -> list:
-    return [sys.executable, '-m', 'bluerobotics_parts.cli', 'build', config, '-o', out]
+def build_command(config: Path, out: Path, cached: bool = False) -> list:
+    return [sys.executable, '-m', 'bluerobotics_parts.cli', 'build', config, '-o', out,
+            *([] if cached else ['--no-cache'])]
 
 
 def xacro_command(urdf: Path) -> list:
@@ -155,6 +165,34 @@ def series(folder: Path, rounds: int, env) -> bool:
               f'{_verdict(ratio <= GROWTH_TARGET)}), 3000 < {LARGEST_TARGET:g} s: '
               f'{_verdict(largest < LARGEST_TARGET)}')
     return ok
+
+
+# -- the build cache ----------------------------------------------------------------------------
+
+def cache_reuse(folder: Path, pairs: int, env) -> bool:
+    config = REPO / 'config' / 'blueboat.yaml'
+    out = folder / 'cached'
+    env = dict(env, XDG_CACHE_HOME=str(folder / 'cache'), BLUEROBOTICS_PARTS_CACHE='on')
+    run(build_command(config, out, cached=True), env)  # warm-up: fills the cache
+    interpreter = [run([sys.executable, '-c', 'pass'], env)[0] for _ in range(pairs)]
+    ratios, above, colds, warms = [], [], [], []
+    base = statistics.median(interpreter)
+    for index in range(pairs):
+        order = [True, False] if index % 2 == 0 else [False, True]
+        times = {cached: run(build_command(config, out, cached), env)[0] for cached in order}
+        ratios.append(times[True] / times[False])
+        above.append(max(times[True] - base, 0.0) / max(times[False] - base, 1e-9))
+        warms.append(times[True])
+        colds.append(times[False])
+    ratio = statistics.median(above)
+    print(f'\nbuild cache ({pairs} interleaved pairs, whole processes; interpreter start '
+          f'{base * 1000:.1f} ms)')
+    print(f'  built   median {statistics.median(colds) * 1000:7.1f} ms wall')
+    print(f'  reused  median {statistics.median(warms) * 1000:7.1f} ms wall')
+    print(f'  ratio   median {statistics.median(ratios):5.2f}x whole process, '
+          f'{ratio:5.2f}x above the interpreter start (target <= 0.2x): '
+          f'{_verdict(ratio <= 0.2)}')
+    return ratio <= 0.2
 
 
 def write_config(path: Path, kind: str, count: int) -> Path:

@@ -81,6 +81,11 @@ def check_output_folder(folder: Path, label: Path | None = None) -> None:
                           'written)')
 
 
+def written_lines(written) -> str:
+    """Return how a command lists the files it wrote: ``wrote:``, then one path a line."""
+    return 'wrote:\n' + ''.join(f'  {path}\n' for path in written)
+
+
 def write_text_atomically(path: Path, text: str) -> None:
     """Replace ``path`` in one step: write a sibling temporary file, then rename it."""
     path = Path(path)

@@ -28,7 +28,7 @@ from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from . import bridge, gazebo, topics
-from .atomic import write_files_atomically
+from .atomic import write_files_atomically, written_lines
 from .catalogue import Catalogue
 from .errors import AssemblyError
 from .pipeline import resolve_config, Resolved
@@ -105,6 +105,11 @@ def summary(result: Build, written, identity: str) -> str:
     identity of its description (export.description_identity: the one an export of it for the
     same Gazebo release has, so a log says exactly which vehicle ran), and the files written.
     """
+    return summary_head(result, identity) + written_lines(written)
+
+
+def summary_head(result: Build, identity: str) -> str:
+    """Return the summary without the files written (what a cached build reuses)."""
     names = topics.vehicle_topics(result.resolved.record, result.catalogue, result.name)
     lines = [f'vehicle: {result.name} (Gazebo {result.gz_release})']
     lines.append('parts:')
@@ -117,6 +122,16 @@ def summary(result: Build, written, identity: str) -> str:
               f'range {e.ros_range_topic}' for e in names.echosounders]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
     lines.append(f'identity: {identity}')
-    lines.append('wrote:')
-    lines += [f'  {path}' for path in written]
     return '\n'.join(lines) + '\n'
+
+
+def user_files(result: Build) -> list[Path]:
+    """
+    Return the user's files the build read: part files and their meshes (for the cache).
+
+    Shipped part files and meshes belong to the package (cache.package_fingerprint).
+    """
+    files = [Path(path) for _, path in result.resolved.record.part_files]
+    files += [Path(mesh.get('filename')[len('file://'):]) for mesh in result.tree.iter('mesh')
+              if mesh.get('filename', '').startswith('file://')]
+    return list(dict.fromkeys(files))

@@ -93,20 +93,38 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from .atomic import check_output_folder
-    from .build import artefacts, build, summary, write_build
-    from .export import description_identity
+    from . import cache
+    from .atomic import check_output_folder, write_files_atomically, written_lines
 
     folder = Path(args.output)
     check_output_folder(folder)
+    where = None if args.no_cache else cache.folder()
+    request = (args.config, args.name, args.gz_release, None)
+    key = cache.request_key(*request) if where is not None else None
+    made = cache.load(where, key)
+    if made is None:
+        made = _build_products(args)
+        files_read = made.pop('files_read')
+        if key and cache.request_key(*request) == key:  # the config did not change meanwhile
+            cache.store(where, key, files_read, made)
+    files = {name: text.encode('utf-8') for name, text in made['artefacts'].items()}
+    write_files_atomically(folder, files)
+    sys.stdout.write(made['summary'] + written_lines([folder / name for name in files]))
+    return EXIT_OK
+
+
+def _build_products(args) -> dict:
+    """Build (no cache): the artefacts' text, the summary, and the user files read."""
+    from . import cache
+    from .build import artefacts, build, summary_head, user_files
+    from .export import description_identity
+
     result = build(args.config, name=args.name, gz_release=args.gz_release)
     # the identity reads every mesh: it can fail, so it is computed (and the summary made)
     # before the first byte is written
-    text = summary(result, [folder / name for name in artefacts(result)],
-                   description_identity(result))
-    write_build(result, folder)
-    sys.stdout.write(text)
-    return EXIT_OK
+    head = summary_head(result, description_identity(result))
+    return {'artefacts': {name: data.decode('utf-8') for name, data in artefacts(result).items()},
+            'summary': head, 'files_read': cache.file_digests(user_files(result))}
 
 
 def cmd_bridge(args) -> int:
@@ -188,6 +206,10 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('config', type=_config_arg)
     sub.add_argument('--output', '-o', required=True, metavar='DIR',
                      help='folder for the artefacts (created; files replaced only on success)')
+    sub.add_argument('--no-cache', action='store_true',
+                     help='build even if an earlier build of the same inputs is cached '
+                          '(the cache: $XDG_CACHE_HOME/bluerobotics_parts; '
+                          'BLUEROBOTICS_PARTS_CACHE=off turns it off)')
     vehicle_name(sub)
     gz_release(sub)
 

@@ -50,15 +50,17 @@ def share_dir() -> Path:
     candidates = [here.parent]  # source checkout or editable install
     # <prefix>/lib/pythonX.Y/site-packages/bluerobotics_parts -> <prefix>/share/bluerobotics_parts
     candidates += [parent / 'share' / PACKAGE for parent in here.parents[1:5]]
-    try:  # a ROS workspace: ament knows the prefix
+    for path in candidates:
+        if _is_share(path):
+            return path.resolve()
+    try:  # a ROS workspace: ament knows the prefix (asked last: importing it costs)
         from ament_index_python.packages import get_package_share_directory
 
         candidates.append(Path(get_package_share_directory(PACKAGE)))
     except Exception:  # not in ROS, or not registered in the ament index: fine
         pass
-    for path in candidates:
-        if _is_share(path):
-            return path.resolve()
+    if _is_share(candidates[-1]):
+        return candidates[-1].resolve()
     searched = ', '.join(str(p) for p in candidates)
     raise FileNotFoundError(
         f'cannot find the {PACKAGE} data (urdf/assembly.xacro); searched {searched}; '

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 import shutil
 import subprocess
@@ -27,6 +28,10 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # tests import the package from this checkout
     sys.path.insert(0, str(REPO))
+
+# Every test builds for real (and child processes inherit this): the build cache is tested on
+# its own, in test_cache.py, and must not let one test's build stand in for another's.
+os.environ['BLUEROBOTICS_PARTS_CACHE'] = 'off'
 
 CONFIG_DIR = REPO / 'config'
 SHIPPED_CONFIGS = sorted([*CONFIG_DIR.glob('*.yaml'), *(CONFIG_DIR / 'examples').glob('*.yaml')])

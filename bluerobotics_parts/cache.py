@@ -1,0 +1,173 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Reusing a build whose inputs have not changed, keyed by their content.
+
+A build is a pure function of its inputs: the config file (its bytes and where it is, since
+relative part files are taken from its folder), the user part files and meshes it brings,
+the package itself (its code and its data), and the request (vehicle name, Gazebo release,
+water current). An entry is stored under the SHA-256 of the request and of the package; it
+records the digest of every user file the build read, and its own digest. It is used only
+when it is intact and every recorded file still has its digest; anything else (a damaged,
+truncated or edited entry, a changed part file, another version of the package) is a miss:
+the entry is rebuilt and replaced, never used. Only successful builds are stored.
+
+Entries are JSON (data, never code) in ``$XDG_CACHE_HOME/bluerobotics_parts`` (default
+``~/.cache/bluerobotics_parts``), or ``$ROS_HOME/bluerobotics_parts/cache`` for a launch.
+``BLUEROBOTICS_PARTS_CACHE=off`` turns the cache off; a cache folder that cannot be written
+only costs the reuse, never the build.
+
+This module imports nothing of the pipeline, so a hit costs hashing, not resolving.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+import hashlib
+import importlib.util
+import json
+import os
+from pathlib import Path
+import sys
+
+from . import __version__, paths
+from .inputs import InputError, MESH_LIMIT, read_bytes, URDF_LIMIT, YAML_LIMIT
+
+FORMAT = 'bluerobotics_parts.build-cache.v1'
+SWITCH_ENV = 'BLUEROBOTICS_PARTS_CACHE'
+OFF = ('0', 'off', 'false', 'no')
+#: What the package's own fingerprint covers: its code and the data a build reads.
+PACKAGE_FOLDERS = ('urdf', 'meshes')
+#: A cached entry is at most this large (a 3,000-part URDF is a few MB).
+ENTRY_LIMIT = URDF_LIMIT
+
+
+def folder(environ=None, launch: bool = False) -> Path | None:
+    """Return the cache folder, or None when the cache is off (``SWITCH_ENV``)."""
+    environ = os.environ if environ is None else environ
+    if environ.get(SWITCH_ENV, '').strip().lower() in OFF:
+        return None
+    if launch:
+        ros_home = environ.get('ROS_HOME') or str(Path.home() / '.ros')
+        return Path(ros_home) / paths.PACKAGE / 'cache'
+    base = environ.get('XDG_CACHE_HOME') or str(Path.home() / '.cache')
+    return Path(base) / paths.PACKAGE
+
+
+@lru_cache(maxsize=None)
+def package_fingerprint() -> str:
+    """Return the SHA-256 of the package's code and data (read once per process)."""
+    digest = hashlib.sha256()
+    digest.update(f'{__version__}\0{sys.version}\0'.encode())
+    # PyYAML's dumper writes the effective config an identity covers: its version counts
+    # (read from its package file, without the cost of importing it)
+    spec = importlib.util.find_spec('yaml')
+    if spec is not None and spec.origin:
+        digest.update(hashlib.sha256(Path(spec.origin).read_bytes()).digest())
+    code = Path(__file__).resolve().parent
+    share = paths.share_dir()
+    roots = [('code', code)] + [(name, share / name) for name in PACKAGE_FOLDERS]
+    digest.update(f'{share}\0'.encode())
+    for label, root in roots:
+        for relative in _files_under(str(root)):
+            digest.update(f'{label}/{relative}\0'.encode())
+            with open(os.path.join(root, relative), 'rb') as file:
+                digest.update(hashlib.sha256(file.read()).digest())
+    return digest.hexdigest()
+
+
+def _files_under(root: str, prefix: str = '') -> list[str]:
+    """Return the relative paths of the regular files under ``root``, sorted, no bytecode."""
+    found = []
+    with os.scandir(os.path.join(root, prefix) if prefix else root) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            relative = f'{prefix}{entry.name}'
+            if entry.is_dir(follow_symlinks=False) and entry.name != '__pycache__':
+                found += _files_under(root, relative + '/')
+            elif entry.is_file(follow_symlinks=False):
+                found.append(relative)
+    return found
+
+
+def request_key(config, name, gz_release, current) -> str | None:
+    """
+    Return the key of a build request; None for a config that cannot be read.
+
+    ``config``: a config file's path, or None for the shipped BlueBoat. (The build then says
+    why the config cannot be read.)
+    """
+    path = paths.default_config() if config is None else Path(config)
+    absolute = Path(os.path.abspath(path))
+    try:
+        data = read_bytes(absolute, YAML_LIMIT, 'config')
+    except InputError:
+        return None
+    request = {'config': str(absolute) if config is not None else None,
+               'config_sha256': hashlib.sha256(data).hexdigest(), 'name': name,
+               'gz_release': gz_release, 'current': current,
+               'package': package_fingerprint()}
+    text = json.dumps(request, sort_keys=True, default=str)
+    return hashlib.sha256(f'{FORMAT}\0{text}'.encode()).hexdigest()
+
+
+def file_digests(files) -> dict[str, str]:
+    """Return path -> SHA-256 of each file (the user files a build read)."""
+    found = {}
+    for file in files:
+        found[str(file)] = hashlib.sha256(read_bytes(file, MESH_LIMIT, 'file')).hexdigest()
+    return found
+
+
+def load(where: Path | None, key: str | None) -> dict | None:
+    """Return the cached result for ``key``: None on a miss, a stale or a damaged entry."""
+    if where is None or key is None:
+        return None
+    try:
+        entry = json.loads(read_bytes(where / f'{key}.json', ENTRY_LIMIT, 'cache entry'))
+    except (InputError, ValueError):
+        return None
+    if not isinstance(entry, dict) or entry.get('format') != FORMAT or entry.get('key') != key:
+        return None
+    body = {k: v for k, v in entry.items() if k != 'check'}
+    if entry.get('check') != _check(body):
+        return None  # damaged or edited: rebuilt, never used
+    recorded = entry.get('files')
+    if not isinstance(recorded, dict):
+        return None
+    try:
+        if file_digests(recorded) != recorded:
+            return None  # a user file changed (or is gone): stale
+    except InputError:
+        return None
+    return entry.get('result')
+
+
+def store(where: Path | None, key: str, files: dict, result: dict) -> None:
+    """Write an entry, all or nothing; a cache that cannot be written is no error."""
+    if where is None:
+        return
+    from .atomic import write_files_atomically
+    from .errors import OutputError
+
+    body = {'format': FORMAT, 'key': key, 'files': files, 'result': result}
+    body['check'] = _check(body)
+    try:
+        write_files_atomically(where, {f'{key}.json': json.dumps(body).encode('utf-8')})
+    except (OutputError, OSError):
+        pass
+
+
+def _check(body: dict) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode('utf-8')).hexdigest()

@@ -1,0 +1,171 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The build cache (issue 11 section 3): reused only when every input is unchanged.
+
+Each test runs ``bluerobotics-parts build`` in this process with the cache on in a folder of
+its own. Whether a run built or reused is seen by counting the calls of the function that
+builds (``cli._build_products``); a reused run must print and write exactly what building
+would.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+import shutil
+
+from bluerobotics_parts import cache, cli
+from conftest import REPO, write_config
+import pytest
+
+PART = """\
+type: camera_bracket
+inertial:
+  mass: 0.2
+  mass_unverified: test
+visual:
+  - mesh: bracket.stl
+"""
+MESH = REPO / 'meshes' / 'blueboat_flag' / 'blueboat_flag.stl'
+
+
+@pytest.fixture
+def cached(tmp_path, monkeypatch):
+    """Turn the cache on in a folder of the test's; return a runner counting real builds."""
+    monkeypatch.setenv('BLUEROBOTICS_PARTS_CACHE', 'on')
+    monkeypatch.setenv('XDG_CACHE_HOME', str(tmp_path / 'cache'))
+    builds = []
+    real = cli._build_products
+
+    def counting(args):
+        builds.append(args.config)
+        return real(args)
+
+    monkeypatch.setattr(cli, '_build_products', counting)
+
+    def build(config, *options, output=None):
+        output = output or tmp_path / 'out'
+        argv = ['build', '' if config is None else str(config), '--output', str(output),
+                *options]
+        code = cli.main(argv)
+        files = {p.name: p.read_bytes() for p in output.iterdir()} if output.exists() else {}
+        return code, len(builds), files
+
+    build.folder = tmp_path / 'cache' / 'bluerobotics_parts'
+    return build
+
+
+def user_config(folder: Path) -> Path:
+    (folder / 'parts').mkdir(parents=True)
+    (folder / 'parts' / 'camera_bracket.yaml').write_text(PART, encoding='utf-8')
+    shutil.copyfile(MESH, folder / 'parts' / 'bracket.stl')
+    return write_config(folder, 'part_files: [parts/camera_bracket.yaml]\nparts:\n'
+                                '  - {slot: payload, type: blueboat_payload_bracket}\n'
+                                '  - {type: camera_bracket, name: cam, parent: payload, '
+                                'xyz: [0, 0, 0.05]}\n')
+
+
+def test_a_second_build_of_unchanged_inputs_is_reused(cached, capsys):
+    assert cached(None)[:2] == (0, 1)
+    first = capsys.readouterr().out
+    code, builds, files = cached(None)
+    assert (code, builds) == (0, 1)  # nothing built the second time
+    assert capsys.readouterr().out == first
+    cli.main(['build', '', '--output', str(cached.folder.parent / 'fresh'), '--no-cache'])
+    fresh = {p.name: p.read_bytes() for p in (cached.folder.parent / 'fresh').iterdir()}
+    assert files == fresh  # what was reused is what building gives
+
+
+def test_each_input_is_part_of_the_key(cached, tmp_path):
+    config = user_config(tmp_path / 'boat')
+    assert cached(config)[1] == 1
+    assert cached(config)[1] == 1
+    assert cached(config, '--name', 'other')[1] == 2
+    assert cached(config, '--gz-release', 'ionic')[1] == 3
+    part = tmp_path / 'boat' / 'parts' / 'camera_bracket.yaml'
+    part.write_text(PART.replace('0.2', '0.3'), encoding='utf-8')
+    assert cached(config)[1] == 4  # a user part file changed
+    mesh = tmp_path / 'boat' / 'parts' / 'bracket.stl'
+    mesh.write_bytes(mesh.read_bytes()[:-1] + b'\x01')
+    assert cached(config)[1] == 5  # its mesh changed (the identity covers it)
+    config.write_text(config.read_text(encoding='utf-8') + '# a comment\n', encoding='utf-8')
+    assert cached(config)[1] == 6  # the config's bytes changed
+    assert cached(config)[1] == 6
+
+
+def test_another_package_version_misses(cached, monkeypatch):
+    assert cached(None)[1] == 1
+    monkeypatch.setattr(cache, 'package_fingerprint', lambda: 'another package')
+    assert cached(None)[1] == 2
+
+
+@pytest.mark.parametrize('damage', ['truncated', 'result edited', 'check edited', 'not json',
+                                    'a folder'])
+def test_a_damaged_entry_is_rebuilt_never_used(cached, damage, capsys):
+    assert cached(None)[1] == 1
+    good = capsys.readouterr().out
+    (entry,) = cached.folder.iterdir()
+    text = entry.read_text(encoding='utf-8')
+    body = json.loads(text)
+    if damage == 'truncated':
+        entry.write_text(text[:len(text) // 2], encoding='utf-8')
+    elif damage == 'result edited':
+        body['result']['summary'] = body['result']['summary'].replace('blueboat', 'evilboat')
+        entry.write_text(json.dumps(body), encoding='utf-8')
+    elif damage == 'check edited':
+        body['check'] = '0' * 64
+        entry.write_text(json.dumps(body), encoding='utf-8')
+    elif damage == 'not json':
+        entry.write_bytes(b'\xff\xfe not json')
+    else:
+        entry.unlink()
+        entry.mkdir()
+    code, builds, _ = cached(None)
+    assert (code, builds) == (0, 2)
+    assert capsys.readouterr().out == good
+    if damage != 'a folder':  # replaced by a good entry, which the next build uses
+        assert cached(None)[1] == 2
+
+
+def test_a_failed_build_is_not_cached(cached, tmp_path, capsys):
+    config = write_config(tmp_path, 'parts:\n  - {slot: motorport, type: none}\n')
+    assert cached(config)[0] == 1
+    assert not cached.folder.exists() or not list(cached.folder.iterdir())
+
+
+def test_an_unwritable_cache_costs_only_the_reuse(cached, tmp_path, monkeypatch):
+    blocked = tmp_path / 'blocked'
+    blocked.write_text('a file where the cache folder would go\n', encoding='utf-8')
+    monkeypatch.setenv('XDG_CACHE_HOME', str(blocked))
+    assert cached(None)[:2] == (0, 1)
+    assert cached(None)[:2] == (0, 2)
+
+
+def test_the_cache_can_be_turned_off(cached, monkeypatch):
+    monkeypatch.setenv('BLUEROBOTICS_PARTS_CACHE', 'off')
+    assert cached(None)[1] == 1
+    assert cached(None)[1] == 2
+    assert not cached.folder.exists()
+    monkeypatch.setenv('BLUEROBOTICS_PARTS_CACHE', 'on')
+    assert cached(None, '--no-cache')[1] == 3
+    assert not cached.folder.exists()
+
+
+def test_the_launch_keeps_its_cache_under_ros_home(tmp_path):
+    assert cache.folder({'ROS_HOME': str(tmp_path)}, launch=True) == \
+        tmp_path / 'bluerobotics_parts' / 'cache'
+    assert cache.folder({'XDG_CACHE_HOME': str(tmp_path)}) == tmp_path / 'bluerobotics_parts'
+    assert cache.folder({'BLUEROBOTICS_PARTS_CACHE': 'OFF'}) is None
