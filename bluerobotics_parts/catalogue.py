@@ -101,6 +101,7 @@ class PartType:
     shipped: bool
     lines: dict = field(default_factory=dict, repr=False)
     file_text: str = ''  # the path as the config's resolution names it (for the record)
+    source: str = field(default='', repr=False)  # the part file's text as read (an export's)
 
     @property
     def description(self) -> str:
@@ -315,7 +316,7 @@ def read_user_part(file_text: str) -> UserPart:
     if not found:
         part = PartType(type=data['type'], data=data, file=Path(os.path.normpath(file_text)),
                         mesh_base=f'file://{folder}/', shipped=False, lines=doc.lines,
-                        file_text=file_text)
+                        file_text=file_text, source=doc.text)
     return UserPart(file_text, part, found, data.get('type'), doc.lines.get(('type',)))
 
 

@@ -57,7 +57,7 @@ from .identity import (check_file_rules, check_folder_entries, check_identity_te
                        check_paths, check_recorded_digests, DescriptionError, folder_digests,
                        identity_of, identity_of_digests, manifest_bytes, MANIFEST_FILE,
                        read_manifest, SCHEMA)
-from .inputs import InputError, MESH_LIMIT, read_bytes, YAML_LIMIT
+from .inputs import InputError, MESH_LIMIT, read_bytes
 from .urdf_writer import urdf_text
 
 URDF_FILE = 'robot.urdf'
@@ -88,8 +88,8 @@ def description_files(build) -> dict[str, bytes]:
              CONFIG_FILE: effective_config_text(build, user_parts).encode('utf-8'),
              BRIDGE_FILE: build.bridge_yaml.encode('utf-8')}
     files.update(meshes)
-    for exported, source in user_parts.values():
-        files[exported] = _read(source, YAML_LIMIT, 'part file', exported)
+    for type_name, (exported, _) in user_parts.items():  # the text the build read, once
+        files[exported] = build.catalogue[type_name].source.encode('utf-8')
     check_paths(files)
     check_mesh_references(root, set(files))
     files[MANIFEST_FILE] = manifest_bytes(build.name, files, build.gz_release)

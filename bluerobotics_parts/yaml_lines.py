@@ -43,6 +43,7 @@ class LocatedDocument:
     data: object
     file: str
     lines: dict = field(default_factory=dict)
+    text: str = field(default='', repr=False)  # the file's text, as read (load_file)
 
     def line(self, path: Path_) -> int | None:
         """Return the line of ``path``, or of its nearest located ancestor."""
@@ -101,7 +102,9 @@ def _reader_problem(error) -> str:
 def load_file(path: str | Path, what: str = 'file') -> LocatedDocument:
     """Load a YAML file: a regular file of at most inputs.YAML_LIMIT bytes."""
     text = read_text(path, YAML_LIMIT, what)
-    return load_text(text, str(path))
+    document = load_text(text, str(path))
+    document.text = text
+    return document
 
 
 #: Values a document may hold (aliases counted each time they are used) before it is refused:
