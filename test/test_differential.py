@@ -153,3 +153,17 @@ def test_generated_configs_resolve_the_same_both_ways():
     for rule in ('no-instance', 'no-link', 'name-twice', 'inside-itself', 'unknown-key',
                  'empty-slot-name'):
         assert check_rules[rule] >= 3, (rule, check_rules)
+
+
+@pytest.mark.parametrize('path', SHIPPED_CONFIGS[:3] + SHIPPED_CONFIGS[-2:],
+                         ids=[p.stem for p in SHIPPED_CONFIGS[:3] + SHIPPED_CONFIGS[-2:]])
+def test_the_harness_gives_what_the_xacro_command_prints(path):
+    """The harness's shortcuts change nothing: its URDF is the ``xacro`` command's."""
+    from xml.dom import minidom
+
+    from conftest import xacro_cli
+    from xacro_harness import run_xacro, to_text
+
+    printed = xacro_cli(path)
+    assert printed.returncode == 0, printed.stderr
+    assert to_text(minidom.parseString(printed.stdout)) == run_xacro(path)
