@@ -52,7 +52,7 @@ setup(
         # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon, wheel
         # (test_packaging's offline pip install); tools/setup_ros.sh adds ROS 2 and the linters
         'test': ['pytest<8', 'cmeel-urdfdom', 'trimesh', 'numpy', 'colcon-common-extensions',
-                 'colcon-ros', 'wheel'],
+                 'colcon-ros', 'wheel', 'jsonschema'],
     },
     data_files=[
         ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),
@@ -62,6 +62,7 @@ setup(
         *data_tree('meshes'),
         *data_tree('launch'),
         *data_tree('config'),
+        *data_tree('schema'),
     ],
     zip_safe=False,
     entry_points={

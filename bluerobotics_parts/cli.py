@@ -24,6 +24,7 @@
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
     bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
+    bluerobotics-parts schema config|part         JSON Schema for editors
 
 Every mistake in the input (usage included) ends as one message per problem on stderr and
 exit status 1, and a failing command writes nothing. A fault of the program itself exits 2
@@ -143,6 +144,13 @@ def cmd_info(args) -> int:
     return EXIT_OK
 
 
+def cmd_schema(args) -> int:
+    from .schema import schema_text
+
+    sys.stdout.write(schema_text(args.which))
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     top = ArgumentParser(
         prog='bluerobotics-parts',
@@ -211,6 +219,10 @@ def parser() -> argparse.ArgumentParser:
                   'them), thrust limits, top speed')
     sub.add_argument('config', type=_config_arg)
     vehicle_name(sub)
+
+    sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '
+                  '(for editors: docs/CONFIG.md)')
+    sub.add_argument('which', choices=('config', 'part'))
     return top
 
 
