@@ -24,6 +24,7 @@
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
     bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
+    bluerobotics-parts render CONFIG -o FILE.png  a picture of the vehicle (also .svg)
     bluerobotics-parts schema config|part         JSON Schema for editors
 
 Every mistake in the input (usage included) ends as one message per problem on stderr and
@@ -144,6 +145,12 @@ def cmd_info(args) -> int:
     return EXIT_OK
 
 
+def cmd_render(args) -> int:
+    from .render_command import run as render
+
+    return render(args)
+
+
 def cmd_schema(args) -> int:
     from .schema import schema_text
 
@@ -152,6 +159,8 @@ def cmd_schema(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    from .render_command import VIEW_NAMES
+
     top = ArgumentParser(
         prog='bluerobotics-parts',
         description='Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, '
@@ -218,6 +227,15 @@ def parser() -> argparse.ArgumentParser:
                   'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
                   'them), thrust limits, top speed')
     sub.add_argument('config', type=_config_arg)
+    vehicle_name(sub)
+
+    sub = command('render', cmd_render, 'draw the assembled vehicle (PNG or SVG): its parts, '
+                  'every slot and part frame, the water line, a metre scale; no ROS needed')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('-o', '--output', required=True, metavar='FILE',
+                     help='the picture: FILE.png or FILE.svg')
+    sub.add_argument('--view', action='append', choices=VIEW_NAMES,
+                     help='a view to draw (repeatable; default: iso, top, side and front)')
     vehicle_name(sub)
 
     sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '
