@@ -11,6 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
+# PYTHON_ARGCOMPLETE_OK (argcomplete's global completion looks for this line: completion.py)
 
 """
 ``bluerobotics-parts``: the pipeline as a command-line tool (no ROS needed).
@@ -80,10 +81,16 @@ def cmd_urdf(args) -> int:
 
 
 def cmd_tree(args) -> int:
-    from . import report
+    from . import pose_report, report
     from .pipeline import resolve_config
 
-    sys.stdout.write(report.tree_text(resolve_config(args.config, name=args.name).manifest))
+    resolved = resolve_config(args.config, name=args.name)
+    if args.format == 'json':
+        sys.stdout.write(pose_report.tree_json(resolved))
+    elif args.poses:
+        sys.stdout.write(pose_report.tree_with_poses(resolved))
+    else:
+        sys.stdout.write(report.tree_text(resolved.manifest))
     return EXIT_OK
 
 
@@ -161,10 +168,13 @@ def cmd_schema(args) -> int:
 def parser() -> argparse.ArgumentParser:
     from .render_command import VIEW_NAMES
 
+    from . import __version__
+
     top = ArgumentParser(
         prog='bluerobotics-parts',
         description='Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, '
                     'bridge, export.')
+    top.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     def command(name, handler, help_text):
@@ -193,6 +203,10 @@ def parser() -> argparse.ArgumentParser:
 
     sub = command('tree', cmd_tree, 'print the resolved assembly as an indented tree')
     sub.add_argument('config', type=_config_arg)
+    sub.add_argument('--poses', action='store_true',
+                     help="each instance's and frame's pose in the root link and its parent")
+    sub.add_argument('--format', choices=('text', 'json'), default='text',
+                     help='json: instances, slots and frames with their poses, for scripts')
     vehicle_name(sub)
 
     sub = command('check', cmd_check, 'check a config against a URDF resolved from it')
@@ -245,7 +259,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    from .completion import enable
+
+    top = parser()
+    enable(top)
+    args = top.parse_args(argv)
     return run(args.handler, args)
 
 
