@@ -87,6 +87,8 @@ def cmd_tree(args) -> int:
     resolved = resolve_config(args.config, name=args.name)
     if args.format == 'json':
         sys.stdout.write(pose_report.tree_json(resolved))
+    elif args.format == 'mermaid':
+        sys.stdout.write(pose_report.tree_mermaid(resolved))
     elif args.poses:
         sys.stdout.write(pose_report.tree_with_poses(resolved))
     else:
@@ -205,8 +207,9 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument('config', type=_config_arg)
     sub.add_argument('--poses', action='store_true',
                      help="each instance's and frame's pose in the root link and its parent")
-    sub.add_argument('--format', choices=('text', 'json'), default='text',
-                     help='json: instances, slots and frames with their poses, for scripts')
+    sub.add_argument('--format', choices=('text', 'json', 'mermaid'), default='text',
+                     help='json: instances, slots and frames with their poses, for scripts; '
+                          'mermaid: the TF tree as a Mermaid flowchart')
     vehicle_name(sub)
 
     sub = command('check', cmd_check, 'check a config against a URDF resolved from it')

@@ -19,7 +19,10 @@ The part format (docs/PARTS.md): what a part file may say, and the provenance ru
 section that is wrong is skipped, the others are still checked); ``check_part`` raises them.
 The provenance rule (``unsourced_facts``): every number has a ``<key>_source`` or
 ``<key>_unverified`` note. To add a section: list its key in PART_KEYS and give it a checker
-in SECTION_CHECKS.
+in SECTION_CHECKS, with its keys in ``<SECTION>_KEYS`` (or, to have the checker and the JSON
+Schema check the values too, their kinds in ``<SECTION>_FIELDS``, value_kinds.py, and the
+required ones in ``<SECTION>_REQUIRED``); schema.py picks the section up from these names
+(then run tools/make_schemas.py).
 """
 
 from __future__ import annotations

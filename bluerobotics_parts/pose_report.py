@@ -93,3 +93,33 @@ def tree_json(resolved) -> str:
     # a vector on one line: "xyz": [0.1, 0.0, -0.2]
     return re.sub(r'\[\n\s+([^\[\]{}]*?)\n\s+\]',
                   lambda match: '[' + ' '.join(match.group(1).split()) + ']', text) + '\n'
+
+
+def tree_mermaid(resolved) -> str:
+    """
+    Return the TF tree as a Mermaid flowchart (what robot_state_publisher and odometry publish).
+
+    One node per URDF link, named by its TF frame (topics.frame_id), the vehicle's odom frame
+    above the root (the OdometryPublisher's transform, bridged to /tf); edges carry the joint
+    type. Slot frames, empty slots and part frames are styled apart, as the picture draws them.
+    """
+    from .topics import frame_id
+
+    vehicle = Vehicle.from_tree(resolved.tree, resolved.record, resolved.catalogue())
+    name, record = resolved.name, resolved.record
+    kinds = {slot.link: 'slot' if slot.occupant else 'empty' for slot in vehicle.slots.values()}
+    kinds.update({frame.link: 'frame' for frame in record.frames})
+    odom = frame_id(name, 'odom')
+    lines = ['graph TD', f'  n__odom(["{odom}"]):::odom',
+             f'  n__odom -->|"odometry (gz, /tf)"| n_{vehicle.root_link}']
+    for link in vehicle.links_in_order():
+        kind = kinds.get(link.name, 'part')
+        lines.append(f'  n_{link.name}["{frame_id(name, link.name)}"]:::{kind}')
+    for joint in vehicle.joints_in_order():
+        lines.append(f'  n_{joint.parent} -->|{joint.type}| n_{joint.child}')
+    lines += ['  classDef odom fill:#eef3fb,stroke:#4678c8',
+              '  classDef part fill:#ffffff,stroke:#222',
+              '  classDef slot fill:#f2f2f2,stroke:#222,stroke-dasharray:3',
+              '  classDef empty fill:#ffffff,stroke:#999,stroke-dasharray:3,color:#777',
+              '  classDef frame fill:#f6e8f8,stroke:#a03caa']
+    return '\n'.join(lines) + '\n'
