@@ -47,12 +47,14 @@ setup(
     license='Apache-2.0',
     python_requires='>=3.10',
     packages=find_packages(exclude=['test', 'test.*']),
-    install_requires=['PyYAML>=5.4', 'xacro>=2.0.8'],
+    # numpy and Pillow draw `render`'s picture (about 50 MB installed, against 125 MB for
+    # matplotlib: NOTES.md, issue 14); argcomplete completes the command line in a shell
+    install_requires=['PyYAML>=5.4', 'xacro>=2.0.8', 'numpy', 'Pillow>=8', 'argcomplete>=2'],
     extras_require={
         # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon, wheel
         # (test_packaging's offline pip install); tools/setup_ros.sh adds ROS 2 and the linters
         'test': ['pytest<8', 'cmeel-urdfdom', 'trimesh', 'numpy', 'colcon-common-extensions',
-                 'colcon-ros', 'wheel'],
+                 'colcon-ros', 'wheel', 'jsonschema'],
     },
     data_files=[
         ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),
@@ -62,6 +64,7 @@ setup(
         *data_tree('meshes'),
         *data_tree('launch'),
         *data_tree('config'),
+        *data_tree('schema'),
     ],
     zip_safe=False,
     entry_points={

@@ -60,7 +60,7 @@ LEGACY_STAGING_PREFIX = '.bluerobotics_parts-staging-'
 #: The package's own folders (its data installed under share/bluerobotics_parts; in a source
 #: checkout the same beside the Python package, with the sources): outputs never go there.
 PACKAGE_DATA = ('urdf', 'meshes', 'config', 'launch', 'hook', 'hooks', 'resource', 'docs',
-                'test', 'tools')
+                'test', 'tools', 'schema')
 #: How long a writer waits for another one writing the same folder.
 LOCK_TIMEOUT = 300.0
 

@@ -11,6 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
+# PYTHON_ARGCOMPLETE_OK (argcomplete's global completion looks for this line: completion.py)
 
 """
 ``bluerobotics-parts``: the pipeline as a command-line tool (no ROS needed).
@@ -24,6 +25,8 @@
     bluerobotics-parts export CONFIG DIR          self-contained description with identity
     bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
     bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
+    bluerobotics-parts render CONFIG -o FILE.png  a picture of the vehicle (also .svg)
+    bluerobotics-parts schema config|part         JSON Schema for editors
 
 Every mistake in the input (usage included) ends as one message per problem on stderr and
 exit status 1, and a failing command writes nothing. A fault of the program itself exits 2
@@ -79,10 +82,18 @@ def cmd_urdf(args) -> int:
 
 
 def cmd_tree(args) -> int:
-    from . import report
+    from . import pose_report, report
     from .pipeline import resolve_config
 
-    sys.stdout.write(report.tree_text(resolve_config(args.config, name=args.name).record))
+    resolved = resolve_config(args.config, name=args.name)
+    if args.format == 'json':
+        sys.stdout.write(pose_report.tree_json(resolved))
+    elif args.format == 'mermaid':
+        sys.stdout.write(pose_report.tree_mermaid(resolved))
+    elif args.poses:
+        sys.stdout.write(pose_report.tree_with_poses(resolved))
+    else:
+        sys.stdout.write(report.tree_text(resolved.record))
     return EXIT_OK
 
 
@@ -162,11 +173,29 @@ def cmd_info(args) -> int:
     return EXIT_OK
 
 
+def cmd_render(args) -> int:
+    from .render_command import run as render
+
+    return render(args)
+
+
+def cmd_schema(args) -> int:
+    from .schema import schema_text
+
+    sys.stdout.write(schema_text(args.which))
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
+    from .render_command import VIEW_NAMES
+
+    from . import __version__
+
     top = ArgumentParser(
         prog='bluerobotics-parts',
         description='Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, '
                     'bridge, export.')
+    top.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     def command(name, handler, help_text):
@@ -195,6 +224,11 @@ def parser() -> argparse.ArgumentParser:
 
     sub = command('tree', cmd_tree, 'print the resolved assembly as an indented tree')
     sub.add_argument('config', type=_config_arg)
+    sub.add_argument('--poses', action='store_true',
+                     help="each instance's and frame's pose in the root link and its parent")
+    sub.add_argument('--format', choices=('text', 'json', 'mermaid'), default='text',
+                     help='json: instances, slots and frames with their poses, for scripts; '
+                          'mermaid: the TF tree as a Mermaid flowchart')
     vehicle_name(sub)
 
     sub = command('check', cmd_check, 'check a config against a URDF resolved from it')
@@ -234,11 +268,28 @@ def parser() -> argparse.ArgumentParser:
                   'them), thrust limits, top speed')
     sub.add_argument('config', type=_config_arg)
     vehicle_name(sub)
+
+    sub = command('render', cmd_render, 'draw the assembled vehicle (PNG or SVG): its parts, '
+                  'every slot and part frame, the water line, a metre scale; no ROS needed')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('-o', '--output', required=True, metavar='FILE',
+                     help='the picture: FILE.png or FILE.svg')
+    sub.add_argument('--view', action='append', choices=VIEW_NAMES,
+                     help='a view to draw (repeatable; default: iso, top, side and front)')
+    vehicle_name(sub)
+
+    sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '
+                  '(for editors: docs/CONFIG.md)')
+    sub.add_argument('which', choices=('config', 'part'))
     return top
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    from .completion import enable
+
+    top = parser()
+    enable(top)
+    args = top.parse_args(argv)
     return run(args.handler, args)
 
 

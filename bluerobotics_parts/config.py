@@ -32,6 +32,7 @@ from pathlib import Path
 import re
 import stat
 
+from . import value_kinds as kinds
 from .errors import AssemblyError, ConfigError, Problem, shown as _show
 from .inputs import file_kind
 from .yaml_lines import load_file, load_text, LocatedDocument
@@ -47,11 +48,18 @@ SLOT_ENTRY_KEYS = ('slot', 'of', 'type', 'name')
 PLACEMENT_KEYS = ('type', 'name', 'parent', 'xyz', 'rpy')
 ADHOC_SLOT_KEYS = ('of', 'name', 'xyz', 'rpy', 'accepts', 'default', 'collision', 'joint')
 SLOT_JOINTS = ('fixed', 'continuous')
+# The keys each needs (resolution.py says so, naming what is missing).
+SLOT_ENTRY_REQUIRED = ('slot', 'type')
+PLACEMENT_REQUIRED = ('type', 'name')
+ADHOC_SLOT_REQUIRED = ('name',)
 
 # ROS names: a vehicle name becomes a namespace and a TF prefix, an instance a link name.
 NAME_PATTERN = re.compile(r'^[A-Za-z][A-Za-z0-9_]*$')
 #: Longer names are refused: a link name becomes file and topic names downstream.
 NAME_LIMIT = 200
+#: Words xacro reads as a boolean (as written) or a number (in any case): not names.
+BOOLEAN_WORDS = ('true', 'True', 'false', 'False')
+NUMBER_WORDS = ('inf', 'infinity', 'nan')
 
 
 @dataclass
@@ -308,9 +316,9 @@ class _Shape:
                                                         for t in accepts):
                 self.problem(path + ('accepts',), f'{label}: accepts must be a list of part '
                              f'types, e.g. [blueboat_antenna_mast]; got {_show(accepts)}', path)
-        if 'collision' in slot and not isinstance(slot['collision'], bool):
-            self.problem(path + ('collision',), f'{label}: collision must be true or false, '
-                         f"got {_show(slot['collision'])}", path)
+        complaint = KEY_KINDS['collision'].complaint(slot.get('collision', True))
+        if complaint:
+            self.problem(path + ('collision',), f'{label}: collision {complaint}', path)
 
     def part_file(self, index: int, item) -> None:
         path = ('part_files', index)
@@ -372,9 +380,20 @@ def name_problem(name) -> str | None:
         return 'use letters, digits and underscores, starting with a letter'
     if len(name) > NAME_LIMIT:
         return f'at most {NAME_LIMIT} characters'
-    if name in ('true', 'True', 'false', 'False') or name.lower() in ('inf', 'infinity', 'nan'):
+    if name in BOOLEAN_WORDS or name.lower() in NUMBER_WORDS:
         return 'xacro would read it as a boolean or a number; choose another word'
     return None
+
+
+def _any_case(word: str) -> str:
+    return ''.join(f'[{c.upper()}{c.lower()}]' for c in word)
+
+
+#: A name (vehicle, instance, slot, frame, part type) as value_kinds sees it: name_problem's
+#: rule, its JSON Schema built from the same constants.
+_NOT_NAMES = '^(' + '|'.join(list(BOOLEAN_WORDS) + [_any_case(w) for w in NUMBER_WORDS]) + ')$'
+NAME = kinds.pattern(NAME_PATTERN.pattern, lambda value: name_problem(value),
+                     maxLength=NAME_LIMIT, **{'not': {'pattern': _NOT_NAMES}})
 
 
 def _kind(value) -> str:
@@ -382,3 +401,55 @@ def _kind(value) -> str:
         return 'an empty value'
     return {dict: 'a mapping', list: 'a list', str: 'a string', bool: 'a boolean',
             int: 'a number', float: 'a number'}.get(type(value), type(value).__name__)
+
+
+# -- what each key holds (value_kinds), for the loader and schema.py's JSON Schema ----------
+
+def _vector_kind() -> kinds.Kind:
+    from . import vectors
+
+    number = vectors.DECIMAL.pattern.replace(r'\d', '[0-9]')
+    word = number[1:-1]  # unanchored
+    item = {'anyOf': [{'type': 'number'}, {'type': 'string', 'pattern': number}]}
+    return kinds.Kind(
+        {'anyOf': [{'type': 'array', 'items': item, 'minItems': 3, 'maxItems': 3},
+                   {'type': 'string', 'pattern': rf'^\s*{word}(\s+{word}){{2}}\s*$'}]},
+        lambda value: None if vectors.parse(value) else f'must be {vectors.SHAPE}')
+
+
+VECTOR = _vector_kind()
+#: Every config key means one thing wherever it appears: its kind. The loader checks these
+#: here (_Shape) and in resolution.py (vectors, part types, joints).
+KEY_KINDS = {
+    'name': NAME, 'type': kinds.string(), 'slot': kinds.string(), 'of': kinds.string(),
+    'parent': kinds.string(), 'xyz': VECTOR, 'rpy': VECTOR,
+    'accepts': kinds.list_of(kinds.Kind({'type': 'string', 'minLength': 1})),
+    'default': kinds.string(), 'collision': kinds.boolean(), 'joint': kinds.choice(SLOT_JOINTS),
+}
+#: What an editor shows for each key, by where it is (the levels of schema.py's schema).
+KEY_HELP = {
+    'top': {'name': 'vehicle name: Gazebo model name, ROS namespace, TF prefix (default '
+                    'blueboat)',
+            'base': 'the root part: its type and instance name (default blueboat_chassis, '
+                    'base_link)',
+            'parts': 'slot entries (slot:, what fills a slot) and free placements (no slot:)',
+            'slots': 'ad hoc slots: mount points of your own',
+            'part_files': "your own part files, relative to this config's folder"},
+    'base': {'type': 'part type of the root part', 'name': 'its instance (and root link) '
+             'name'},
+    'entry': {'slot': 'the slot to fill (a slot entry); without it the entry is a free '
+                      'placement',
+              'of': 'the instance carrying the slot (default: the base)',
+              'type': 'a part type the slot accepts, or none to leave it empty',
+              'name': "the occupant's instance name (default: the slot name)",
+              'parent': 'free placement: the link it hangs from (default: the base)',
+              'xyz': 'free placement: position in the parent link, m (list or "x y z")',
+              'rpy': 'free placement: roll, pitch, yaw in the parent link, rad'},
+    'slot': {'of': 'the instance that carries the slot (default: the base)',
+             'name': 'slot name (its link is <of>_<name>)',
+             'xyz': 'position in the carrying instance, m (list or "x y z")',
+             'rpy': 'roll, pitch, yaw in the carrying instance, rad',
+             'accepts': 'part types that fit', 'default': 'the occupant (default: none)',
+             'collision': 'false: the occupant gets no <collision>',
+             'joint': "the occupant's joint: fixed or continuous"},
+}

@@ -19,7 +19,10 @@ The part format (docs/PARTS.md): what a part file may say, and the provenance ru
 section that is wrong is skipped, the others are still checked); ``check_part`` raises them.
 The provenance rule (``unsourced_facts``): every number has a ``<key>_source`` or
 ``<key>_unverified`` note. To add a section: list its key in PART_KEYS and give it a checker
-in SECTION_CHECKS.
+in SECTION_CHECKS, with its keys in ``<SECTION>_KEYS`` (or, to have the checker and the JSON
+Schema check the values too, their kinds in ``<SECTION>_FIELDS``, value_kinds.py, and the
+required ones in ``<SECTION>_REQUIRED``); schema.py picks the section up from these names
+(then run tools/make_schemas.py).
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ from __future__ import annotations
 import math
 import re
 
-from .config import name_problem, SLOT_JOINTS
+from . import value_kinds as kinds
+from .config import NAME, name_problem, SLOT_JOINTS
 from .errors import AssemblyError, Problem, shown
-from .vectors import is_number
 from .yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
@@ -37,20 +40,96 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
              'hydrodynamics', 'installed_thrust')
-SLOT_KEYS = ('xyz', 'rpy', 'accepts', 'default', 'joint', 'collision')
-FRAME_KEYS = ('xyz', 'rpy')
-GEOMETRY_KEYS = ('mesh', 'box', 'cylinder', 'sphere')
-ITEM_KEYS = GEOMETRY_KEYS + ('xyz', 'rpy', 'material', 'scale')
-PROPELLER_KEYS = ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'max_rpm',
-                  'thrust_coefficient')
-ECHOSOUNDER_KEYS = ('frame', 'frequency', 'beam_width', 'range_min', 'range_max',
-                    'update_rate', 'samples')
 ROTATIONS = ('cw', 'ccw')
 # gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
 # quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
 HYDRODYNAMICS_NAME = re.compile(r'^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$')
-# Text written into URDF attributes: no control characters (a newline would not survive).
-_CONTROL = re.compile(r'[\x00-\x1f\x7f]')
+
+# -- what each key holds (value_kinds): the checker takes its keys (and, for plain values, its
+# checks) from these, and schema.py the JSON Schema; a *_KEYS tuple is its FIELDS' keys.
+#: A provenance note's key (``mass_source``), as a regular expression.
+ANNOTATION_PATTERN = '(' + '|'.join(SOURCE_SUFFIXES) + ')$'
+_VECTOR = kinds.vector()
+_POSITIVE = kinds.number(positive=True)
+FRAME_FIELDS = {'xyz': _VECTOR.described('position in the parent frame, m'),
+                'rpy': _VECTOR.described('roll, pitch, yaw about the fixed axes, rad')}
+SLOT_FIELDS = {**FRAME_FIELDS,
+               'accepts': kinds.list_of(kinds.string()).described('part types that fit'),
+               'default': kinds.string().described('the occupant unless a config says '
+                                                   'otherwise, or none'),
+               'joint': kinds.choice(SLOT_JOINTS).described("the occupant's joint"),
+               'collision': kinds.boolean().described('false: the occupant gets no '
+                                                      '<collision> (spinning propellers)')}
+INERTIA_FIELDS = {key: kinds.number() for key in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
+INERTIAL_FIELDS = {'mass': _POSITIVE.described('kg'),
+                   'com': _VECTOR.described('centre of mass in the part frame, m'),
+                   'inertia': kinds.mapping(INERTIA_FIELDS, annotations=ANNOTATION_PATTERN)
+                   .or_empty().described('about the centre of mass, kg m^2')}
+GEOMETRY_FIELDS = {
+    'mesh': kinds.text().described("a mesh file: relative to the part file's folder, or "
+                                   'package://bluerobotics_parts/meshes/...'),
+    'box': kinds.vector(positive=True).described('sizes x, y, z, m'),
+    'cylinder': kinds.mapping({'radius': _POSITIVE, 'length': _POSITIVE},
+                              annotations=ANNOTATION_PATTERN).described('along z, m'),
+    'sphere': kinds.mapping({'radius': _POSITIVE}, annotations=ANNOTATION_PATTERN)}
+MATERIAL_FIELDS = {'name': kinds.text(),
+                   'rgba': kinds.list_of(kinds.Kind({'type': 'number', 'minimum': 0,
+                                                     'maximum': 1}), minItems=4, maxItems=4)}
+ITEM_FIELDS = {**GEOMETRY_FIELDS, **FRAME_FIELDS,
+               'material': kinds.mapping(MATERIAL_FIELDS, required=('name', 'rgba'))
+               .described('colour: name and rgba, each from 0 to 1'),
+               'scale': _VECTOR}
+PROPELLER_FIELDS = {
+    'rotation': kinds.choice(ROTATIONS, 'cw or ccw', ' (seen from astern, pushing forward)'),
+    'diameter': _POSITIVE.described('m'), 'max_thrust': kinds.number().described('N'),
+    'min_thrust': kinds.number().described('N, negative: reverse'),
+    'max_rpm': _POSITIVE.described('rpm at max_thrust'),
+    'thrust_coefficient': _POSITIVE.described('Kt, the magnitude')}
+PROPELLER_REQUIRED = ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'thrust_coefficient')
+ECHOSOUNDER_FIELDS = {
+    'frame': kinds.string().described("the part's frame the beam starts from (+x along it)"),
+    'frequency': kinds.number().described('Hz'), 'beam_width': _POSITIVE.described('rad'),
+    'range_min': kinds.number().described('m'), 'range_max': _POSITIVE.described('m'),
+    'update_rate': _POSITIVE.described('Hz'), 'samples': kinds.integer(1, 10000)}
+ECHOSOUNDER_REQUIRED = ('frame', 'beam_width', 'range_min', 'range_max', 'update_rate')
+INSTALLED_THRUST_FIELDS = {'fraction': _POSITIVE.described(
+    'installed thrust over the bench figure, in (0, 2]')}
+FRAME_KEYS = tuple(FRAME_FIELDS)
+SLOT_KEYS = tuple(SLOT_FIELDS)
+GEOMETRY_KEYS = tuple(GEOMETRY_FIELDS)
+ITEM_KEYS = tuple(ITEM_FIELDS)
+PROPELLER_KEYS = tuple(PROPELLER_FIELDS)
+ECHOSOUNDER_KEYS = tuple(ECHOSOUNDER_FIELDS)
+INSTALLED_THRUST_KEYS = tuple(INSTALLED_THRUST_FIELDS)
+CYLINDER_KEYS = tuple(GEOMETRY_FIELDS['cylinder'].fields)
+SPHERE_KEYS = tuple(GEOMETRY_FIELDS['sphere'].fields)
+MATERIAL_KEYS = tuple(MATERIAL_FIELDS)
+_ITEMS = kinds.list_of(kinds.mapping(ITEM_FIELDS, annotations=ANNOTATION_PATTERN,
+                                     exactly_one_of=GEOMETRY_KEYS)).or_empty()
+_TYPE_NAME = NAME.forbidding('none')
+#: What each key of a part file holds, for schema.py. A key of PART_KEYS that is not here is
+#: described by its ``<KEY>_FIELDS`` or ``<KEY>_KEYS`` (a new section needs no entry).
+SECTION_KINDS = {
+    'type': _TYPE_NAME.described('the part type: letters, digits, underscores; not none'),
+    'family': NAME.described('vehicle family (blueboat, bluerov2) or common'),
+    'description': kinds.anything().described('one line about the part'),
+    'dimensions': kinds.anything().described('sizes the part data is derived from'),
+    'attach': kinds.mapping(FRAME_FIELDS, annotations=ANNOTATION_PATTERN).described(
+        "where the part's frame sits on the slot it fills"),
+    'axis': _VECTOR.described('joint axis in the part frame (not zero)'),
+    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
+                              annotations=ANNOTATION_PATTERN),
+    'visual': _ITEMS.described('geometry items drawn'),
+    'collision': _ITEMS.described('geometry items that collide and float'),
+    'frames': kinds.named(NAME, kinds.mapping(FRAME_FIELDS, annotations=ANNOTATION_PATTERN))
+    .or_empty().described('named frames of the part (links <instance>_<name>)'),
+    'slots': kinds.named(NAME, kinds.mapping(SLOT_FIELDS, annotations=ANNOTATION_PATTERN))
+    .or_empty().described('mount points: links <instance>_<name>'),
+    'hydrodynamics': kinds.keyed(HYDRODYNAMICS_NAME.pattern, kinds.number(),
+                                 annotations=ANNOTATION_PATTERN).described(
+        'gz Hydrodynamics coefficients: xDotU, xU, xUabsU, ...'),
+}
+_CONTROL = kinds.CONTROL  # no control characters in text written into URDF
 
 # Numbers that are not physical facts and need no source: colours.
 NON_FACT_KEYS = ('rgba',)
@@ -101,9 +180,9 @@ class _Checker:
                          + (f': {why}' if why and type_name != 'none' else ''))
         if 'family' in data:
             self.name(('family',), data['family'], 'family')
-        frames = {}
-        if self.mapping(('frames',), data.get('frames') or {}, 'frames'):
-            frames = data.get('frames') or {}
+        frames = _or_empty(data.get('frames'))
+        if not self.mapping(('frames',), frames, 'frames'):
+            frames = {}
         for key, check in SECTION_CHECKS.items():
             if key in data:
                 check(self, data[key], frames)
@@ -124,17 +203,17 @@ class _Checker:
         path = ('inertial',)
         if not self.mapping(path, inertial, 'inertial'):
             return
-        self.keys(path, inertial, ('mass', 'com', 'inertia'), 'inertial')
+        self.keys(path, inertial, tuple(INERTIAL_FIELDS), 'inertial')
         if 'mass' not in inertial:
             self.problem(path, 'inertial needs mass (kg)')
         else:
             self.number(path + ('mass',), inertial['mass'], 'inertial mass (kg)', positive=True)
         if 'com' in inertial:
             self.vector(path + ('com',), inertial['com'], 'inertial com')
-        inertia = inertial.get('inertia') or {}
+        inertia = _or_empty(inertial.get('inertia'))
         if not self.mapping(path + ('inertia',), inertia, 'inertia'):
             return
-        moments = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+        moments = tuple(INERTIA_FIELDS)
         self.keys(path + ('inertia',), inertia, moments, 'inertia')
         values = {k: self.number(path + ('inertia', k), inertia.get(k, 0.0), f'inertia {k}')
                   for k in moments}
@@ -154,9 +233,10 @@ class _Checker:
             self.geometry_item((section, index), item, f'{section} item #{index + 1}')
 
     def slots(self, slots, frames) -> None:
-        if not self.mapping(('slots',), slots or {}, 'slots'):
+        slots = _or_empty(slots)
+        if not self.mapping(('slots',), slots, 'slots'):
             return
-        for name, slot in (slots or {}).items():
+        for name, slot in slots.items():
             self.slot(name, slot, frames)
 
     def frames(self, frames, _) -> None:
@@ -171,43 +251,24 @@ class _Checker:
 
     def propeller(self, data, frames) -> None:
         path = ('propeller',)
-        if not self.section('propeller', data, PROPELLER_KEYS,
-                            ('rotation', 'diameter', 'max_thrust', 'min_thrust',
-                             'thrust_coefficient')):
+        if not self.section('propeller', data, PROPELLER_FIELDS, PROPELLER_REQUIRED):
             return
-        if data['rotation'] not in ROTATIONS:
-            self.problem(path + ('rotation',), 'propeller rotation must be cw or ccw (seen from '
-                         'astern, pushing forward)')
-        for key in ('diameter', 'thrust_coefficient'):
-            self.number(path + (key,), data[key], f'propeller {key}', positive=True)
-        if 'max_rpm' in data:
-            self.number(path + ('max_rpm',), data['max_rpm'], 'propeller max_rpm', positive=True)
-        high = self.number(path + ('max_thrust',), data['max_thrust'], 'propeller max_thrust')
-        low = self.number(path + ('min_thrust',), data['min_thrust'], 'propeller min_thrust')
+        high, low = self.valid(data, 'max_thrust'), self.valid(data, 'min_thrust')
         if high is not None and low is not None and not low < high:
             self.problem(path + ('min_thrust',), 'propeller min_thrust must be below max_thrust')
 
     def echosounder(self, data, frames) -> None:
         path = ('echosounder',)
-        if not self.section('echosounder', data, ECHOSOUNDER_KEYS,
-                            ('frame', 'beam_width', 'range_min', 'range_max', 'update_rate')):
+        if not self.section('echosounder', data, ECHOSOUNDER_FIELDS, ECHOSOUNDER_REQUIRED):
             return
-        if not isinstance(data['frame'], str) or data['frame'] not in frames:
+        if data['frame'] and isinstance(data['frame'], str) and data['frame'] not in frames:
             declared = ', '.join(map(str, frames)) or 'none declared'
             self.problem(path + ('frame',), f"echosounder frame {shown(data['frame'])} is not "
                          f"one of the part's frames ({declared})")
-        for key in ('beam_width', 'update_rate'):
-            self.number(path + (key,), data[key], f'echosounder {key}', positive=True)
-        high = self.number(path + ('range_max',), data['range_max'], 'echosounder range_max',
-                           positive=True)
-        low = self.number(path + ('range_min',), data['range_min'], 'echosounder range_min')
+        high, low = self.valid(data, 'range_max'), self.valid(data, 'range_min')
         if high is not None and low is not None and not 0 <= low < high:
             self.problem(path + ('range_min',), 'echosounder range_min must be >= 0 and below '
                          'range_max')
-        samples = data.get('samples', 1)
-        if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10000:
-            self.problem(path + ('samples',), 'echosounder samples must be an integer from 1 '
-                         'to 10000')
 
     def hydrodynamics(self, data, frames) -> None:
         path = ('hydrodynamics',)
@@ -232,10 +293,9 @@ class _Checker:
         (bluerobotics_parts.propulsion).
         """
         path = ('installed_thrust',)
-        if not self.section('installed_thrust', data, ('fraction',), ('fraction',)):
+        if not self.section('installed_thrust', data, INSTALLED_THRUST_FIELDS, ('fraction',)):
             return
-        fraction = self.number(path + ('fraction',), data['fraction'],
-                               'installed_thrust fraction', positive=True)
+        fraction = self.valid(data, 'fraction')
         if fraction is not None and fraction > 2:
             self.problem(path + ('fraction',), 'installed_thrust fraction is the installed '
                          'thrust over the bench figure: a number in (0, 2], usually below 1')
@@ -287,14 +347,14 @@ class _Checker:
         if shape == 'cylinder':
             cylinder = item['cylinder']
             if self.mapping(path + ('cylinder',), cylinder, f'{what} cylinder'):
-                self.keys(path + ('cylinder',), cylinder, ('radius', 'length'), f'{what} cylinder')
-                for key in ('radius', 'length'):
+                self.keys(path + ('cylinder',), cylinder, CYLINDER_KEYS, f'{what} cylinder')
+                for key in CYLINDER_KEYS:
                     self.number(path + ('cylinder', key), cylinder.get(key),
                                 f'{what} cylinder {key}', positive=True)
         if shape == 'sphere':
             sphere = item['sphere']
             if self.mapping(path + ('sphere',), sphere, f'{what} sphere'):
-                self.keys(path + ('sphere',), sphere, ('radius',), f'{what} sphere')
+                self.keys(path + ('sphere',), sphere, SPHERE_KEYS, f'{what} sphere')
                 self.number(path + ('sphere', 'radius'), sphere.get('radius'),
                             f'{what} sphere radius', positive=True)
         self.pose(path, item)
@@ -303,6 +363,7 @@ class _Checker:
         if 'material' in item:
             material = item['material']
             if self.mapping(path + ('material',), material, f'{what} material'):
+                self.keys(path + ('material',), material, MATERIAL_KEYS, f'{what} material')
                 rgba = material.get('rgba')
                 if not isinstance(material.get('name'), str) or not material['name'] \
                         or _CONTROL.search(material['name']) or not isinstance(rgba, list) \
@@ -312,16 +373,32 @@ class _Checker:
 
     # -- values
 
-    def section(self, name: str, data, valid, required) -> bool:
-        """Check a named data section: a mapping of known keys, the required ones present."""
+    def section(self, name: str, data, fields, required) -> bool:
+        """
+        Check a named data section: a mapping of known keys, the required ones present.
+
+        ``fields``: the keys, or their kinds (value_kinds); each value with a kind is checked.
+        Return whether it has every required key.
+        """
         path = (name,)
         if not self.mapping(path, data, name):
             return False
-        self.keys(path, data, valid, name)
+        self.keys(path, data, tuple(fields), name)
         missing = [key for key in required if key not in data]
         for key in missing:
             self.problem(path, f'{name} needs {key}')
+        if isinstance(fields, dict):
+            for key, kind in fields.items():
+                complaint = kind.complaint(data[key]) if key in data else None
+                if complaint:
+                    self.problem(path + (key,), f'{name} {key} {complaint}')
         return not missing
+
+    @staticmethod
+    def valid(data: dict, key: str) -> float | None:
+        """Return a section's number as a float, None when it is missing or not a number."""
+        value = data.get(key)
+        return float(value) if _is_real(value) else None
 
     def keys(self, path, mapping, valid, what) -> None:
         for key in mapping:
@@ -363,9 +440,12 @@ class _Checker:
                 self.vector(path + (key,), mapping[key], key)
 
 
-def _is_real(value) -> bool:
-    """Return whether ``value`` is a number of part data: vectors.py's rule, text excluded."""
-    return not isinstance(value, str) and is_number(value)
+_is_real = kinds.is_real  # a number of part data: vectors.py's rule, text excluded
+
+
+def _or_empty(value):
+    """Return ``value``, an empty mapping for an empty YAML value (``slots:`` alone)."""
+    return {} if value is None else value
 
 
 SECTION_CHECKS = {

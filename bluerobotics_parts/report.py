@@ -37,7 +37,8 @@ def catalogue_text(catalogue: Catalogue) -> str:
         groups.setdefault(catalogue[name].family, []).append(catalogue[name])
     order = sorted(f for f in groups if f not in FAMILY_HEADINGS) + \
         [f for f in FAMILY_HEADINGS if f in groups]
-    lines = []
+    lines = ['(slot and frame poses: xyz in m, rpy in rad, in the frame of the part that '
+             'carries them)']
     for family in order:
         lines.append(FAMILY_HEADINGS.get(family, f'family {family}'))
         for part in groups[family]:
@@ -57,19 +58,36 @@ def _part_lines(part) -> list:
         suffix = f"  ({', '.join(extras)})" if extras else ''
         lines.append(f"    slot {slot.name}: accepts {', '.join(slot.accepts) or 'nothing'}; "
                      f'default {slot.default}{suffix}')
-    for frame in part.frames:
-        lines.append(f'    frame {frame}')
+        lines.append(f'        at {pose_text(slot.xyz, slot.rpy)}')
+    for frame, spec in part.frames.items():
+        spec = spec or {}
+        lines.append(f'    frame {frame}: '
+                     + pose_text(spec.get('xyz', (0, 0, 0)), spec.get('rpy', (0, 0, 0))))
     return lines
 
 
-def tree_text(record: AssemblyRecord) -> str:
+def number_text(value: float) -> str:
+    """Return a length or angle as the listings print it: 4 decimals at most, no -0."""
+    text = f'{round(float(value), 4):g}'
+    return '0' if text == '-0' else text
+
+
+def pose_text(xyz, rpy) -> str:
+    """Return ``xyz 0.1 0 -0.2, rpy 0 1.5708 0`` (metres, radians)."""
+    return (f"xyz {' '.join(map(number_text, xyz))}, "
+            f"rpy {' '.join(map(number_text, rpy))}")
+
+
+def tree_text(record: AssemblyRecord, poses: dict | None = None) -> str:
     """
     Return the resolved assembly as an indented tree.
 
     Each instance with its type, each slot with its occupant or ``(empty)``, free placements
     under the instance owning their parent link. An explicit stack: a chain of thousands of
-    slots must not exhaust Python's recursion.
+    slots must not exhaust Python's recursion. ``poses``: a line to print under each link's
+    item (instance, empty slot, frame), by link name (pose_report.py).
     """
+    poses = poses or {}
     owner = {p.name: p.name for p in record.parts}
     owner.update({s.link: s.of for s in record.slots})
     owner.update({f.link: f.of for f in record.frames})
@@ -87,17 +105,25 @@ def tree_text(record: AssemblyRecord) -> str:
             continue
         _, part, indent, via = task
         lines.append(f'{indent}{via}{part.name} ({part.type})')
+        inner = indent + '    '
+        if part.name in poses:
+            lines.append(f'{inner}  {poses[part.name]}')  # 6 right of the item, as below
         if id(part) in shown:
             continue
         shown.add(id(part))
-        inner = indent + '    '
         children = []
         for slot in record.slots_of(part.name):
             occupant = record.occupant(part.name, slot.name)
-            children.append(('line', f'{inner}[{slot.name}] (empty)') if occupant is None
-                            else ('instance', occupant, inner, f'[{slot.name}] '))
-        children += [('line', f'{inner}<frame {frame.name}>')
-                     for frame in record.frames_of(part.name)]
+            if occupant is None:
+                children.append(('line', f'{inner}[{slot.name}] (empty)'))
+                if slot.link in poses:
+                    children.append(('line', f'{inner}      {poses[slot.link]}'))
+            else:
+                children.append(('instance', occupant, inner, f'[{slot.name}] '))
+        for frame in record.frames_of(part.name):
+            children.append(('line', f'{inner}<frame {frame.name}>'))
+            if frame.link in poses:
+                children.append(('line', f'{inner}      {poses[frame.link]}'))
         children += [('instance', placed, inner, f'placed on {placed.parent}: ')
                      for placed in placements.get(part.name, [])]
         stack.extend(reversed(children))

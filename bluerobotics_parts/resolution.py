@@ -39,7 +39,7 @@ from pathlib import Path
 from . import catalogue as catalogue_module
 from . import vectors
 from .config import (ADHOC_SLOT_KEYS, BASE_KEYS, Config, entry_label, PLACEMENT_KEYS,
-                     SLOT_ENTRY_KEYS, SLOT_JOINTS, TOP_KEYS)
+                     PLACEMENT_REQUIRED, SLOT_ENTRY_KEYS, SLOT_JOINTS, TOP_KEYS)
 from .errors import in_line_order, Problem, shown
 from .record import AssemblyRecord, LinkRecord, PartRecord
 
@@ -337,7 +337,7 @@ class _Resolver:
                              'the slot empty', rule='required-key')
                 self.skip('parts', index, entry)
         for index, entry in self.live_entries():
-            missing = [f'{key}:' for key in ('type', 'name')
+            missing = [f'{key}:' for key in PLACEMENT_REQUIRED
                        if not isinstance(entry.get(key), str)]
             if 'slot' not in entry and missing:
                 self.problem(('parts', index), f"{entry_label('parts', index, entry)} is a free "

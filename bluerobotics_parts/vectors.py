@@ -31,7 +31,7 @@ import re
 from .errors import shown
 
 # A decimal number as written: sign, digits with at most one point, optional exponent.
-_DECIMAL = re.compile(r'^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$', re.ASCII)
+DECIMAL = re.compile(r'^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$', re.ASCII)
 _LIMIT = 1e308  # an integer beyond this has no float (xacro compares the same way)
 
 SHAPE = 'three finite numbers (metres / radians) as a list [x, y, z] or a string "x y z"'
@@ -53,7 +53,7 @@ def is_number(item) -> bool:
         return -_LIMIT < item < _LIMIT
     if isinstance(item, float):
         return math.isfinite(item)
-    if isinstance(item, str) and _DECIMAL.match(item):
+    if isinstance(item, str) and DECIMAL.match(item):
         return math.isfinite(float(item))
     return False
 

@@ -1,0 +1,176 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``bluerobotics-parts render``: the picture of every shipped config, and where things land.
+
+The pixel test renders blocks of known colours at known places and finds them in the image
+by colour alone; the projection it compares with is the panel's, and the distance between the
+blocks in pixels is checked against the metre scale, so a wrong projection or scale fails.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from xml.etree import ElementTree
+
+from bluerobotics_parts.render import draw, render_config
+from bluerobotics_parts.scene import build_scene
+from conftest import cli, CONFIG_DIR, run, SHIPPED_CONFIGS, write_config
+import numpy
+from PIL import Image
+import pytest
+
+BACKGROUND = (247, 248, 250)
+
+
+def image_of(data: bytes) -> numpy.ndarray:
+    return numpy.asarray(Image.open(io.BytesIO(data)).convert('RGB'))
+
+
+@pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
+def test_every_shipped_config_renders(config):
+    data, notes = render_config(config)
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pixels = image_of(data)
+    assert pixels.shape[1] == 1600 and 1200 <= pixels.shape[0] <= 1400
+    panel = pixels[40:1100]
+    drawn = numpy.any(numpy.abs(panel.astype(int) - BACKGROUND) > 30, axis=2).mean()
+    assert 0.04 < drawn < 0.8, drawn  # neither blank nor one colour
+    packed = panel.astype(numpy.int32) @ numpy.array([65536, 256, 1], dtype=numpy.int32)
+    assert len(numpy.unique(packed)) > 500  # shaded, not flat
+    assert notes == []
+
+
+def test_the_command_writes_png_and_svg(tmp_path):
+    png, svg = tmp_path / 'boat.png', tmp_path / 'boat.svg'
+    result = cli('render', CONFIG_DIR / 'blueboat.yaml', '-o', png)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == f'wrote {png} (iso, top, side, front)\n'
+    assert png.read_bytes()[:4] == b'\x89PNG'
+    result = cli('render', CONFIG_DIR / 'blueboat.yaml', '-o', svg, '--view', 'side')
+    assert result.returncode == 0, result.stderr
+    root = ElementTree.parse(svg).getroot()
+    assert root.get('width') == '1200'
+    texts = {e.text for e in root.iter('{http://www.w3.org/2000/svg}text')}
+    assert {'ping_beam', 'motor_port', 'mast', 'water line'} <= texts
+    assert len(list(root.iter('{http://www.w3.org/2000/svg}polygon'))) > 1000
+
+
+def test_one_view_alone():
+    data, _ = render_config(CONFIG_DIR / 'bluerov2.yaml', views=['top'])
+    assert image_of(data).shape[1] == 1200
+
+
+BLOCK = """\
+type: {name}
+inertial: {{mass: 1.0}}
+visual:
+  - box: [0.2, 0.2, 0.2]
+    material: {{name: {name}, rgba: {rgba}}}
+"""
+
+
+def blocks_config(tmp_path):
+    for name, rgba in (('red_block', [1, 0, 0, 1]), ('green_block', [0, 0.8, 0, 1]),
+                       ('blue_block', [0, 0, 1, 1])):
+        (tmp_path / f'{name}.yaml').write_text(BLOCK.format(name=name, rgba=rgba))
+    return write_config(tmp_path, """\
+name: blocks
+base: {type: red_block}
+part_files: [red_block.yaml, green_block.yaml, blue_block.yaml]
+parts:
+  - {type: green_block, name: green, xyz: [0.6, 0, 0]}
+  - {type: blue_block, name: blue, xyz: [0, 0.4, 0.3]}
+""")
+
+
+def centroid(pixels, channel):
+    """Return the (column, row) centre of the pixels where ``channel`` clearly dominates."""
+    values = pixels.astype(int)
+    others = numpy.delete(values, channel, axis=2).max(axis=2)
+    rows, columns = numpy.nonzero(values[:, :, channel] - others > 100)
+    assert len(rows) > 50, 'colour not found'
+    return numpy.array([columns.mean(), rows.mean()])
+
+
+@pytest.mark.parametrize('view', ['top', 'side', 'front'])
+def test_parts_land_where_the_projection_puts_them(tmp_path, view):
+    from bluerobotics_parts.pipeline import resolve_config
+
+    scene = build_scene(resolve_config(blocks_config(tmp_path)))
+    picture = draw(scene, [view])
+    pixels = image_of(picture.canvas.png())
+    panel = picture.panels[view]
+    centres = {0: (0, 0, 0), 1: (0.6, 0, 0), 2: (0, 0.4, 0.3)}  # colour channel -> block
+    seen = [1, 2] if view == 'front' else [0, 1, 2]  # from ahead, green hides red
+    found = {channel: centroid(pixels, channel) for channel in seen}
+    for channel in seen:
+        assert numpy.abs(found[channel] - panel.project(centres[channel])).max() < 4, channel
+    # the scale bar's metres: the blocks' distance in pixels is metres times the scale
+    if view == 'top':
+        assert numpy.linalg.norm(found[1] - found[0]) == pytest.approx(0.6 * panel.scale, abs=3)
+        assert found[1][0] > found[0][0] and found[2][1] < found[0][1]  # x right, y up
+    if view == 'side':
+        assert found[1][0] > found[0][0] and found[2][1] < found[0][1]  # x right, z up
+        assert found[0][1] - found[2][1] == pytest.approx(0.3 * panel.scale, abs=3)
+    if view == 'front':
+        assert found[2][0] > found[1][0] and found[2][1] < found[1][1]  # y right, z up
+
+
+def test_a_bad_config_fails_as_build_does(tmp_path):
+    config = write_config(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_flag}\n')
+    out = tmp_path / 'boat.png'
+    rendered = cli('render', config, '-o', out)
+    built = cli('build', config, '-o', tmp_path / 'build')
+    assert rendered.returncode == 1 and rendered.stdout == ''
+    assert rendered.stderr == built.stderr and 'does not accept blueboat_flag' in built.stderr
+    assert not out.exists()
+    out.write_bytes(b'old')
+    assert cli('render', config, '-o', out).returncode == 1
+    assert out.read_bytes() == b'old'
+
+
+@pytest.mark.parametrize('target, fragment', [
+    ('boat.jpg', 'name a .png or .svg file'),
+    ('link.png', 'symbolic link'),
+    ('fifo.png', 'FIFO'),
+])
+def test_outputs_it_refuses(tmp_path, target, fragment):
+    (tmp_path / 'elsewhere.png').write_bytes(b'keep')
+    os.symlink(tmp_path / 'elsewhere.png', tmp_path / 'link.png')
+    os.mkfifo(tmp_path / 'fifo.png')
+    out = tmp_path / target
+    result = cli('render', CONFIG_DIR / 'blueboat.yaml', '-o', out)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith('error: ') and fragment in result.stderr
+    assert 'Traceback' not in result.stderr
+    assert (tmp_path / 'elsewhere.png').read_bytes() == b'keep'
+    assert not (tmp_path / 'boat.jpg').exists()
+
+
+def test_a_missing_library_is_a_message(tmp_path):
+    """Pillow made unimportable in a real run (as where it is not installed)."""
+    script = ('import sys; sys.modules["PIL"] = None\n'
+              'from bluerobotics_parts.cli import main\n'
+              f'sys.exit(main(["render", {str(CONFIG_DIR / "blueboat.yaml")!r}, "-o", '
+              f'{str(tmp_path / "boat.png")!r}]))\n')
+    result = run([sys.executable, '-c', script])
+    assert result.returncode == 1
+    assert result.stderr == ('error: render needs Pillow, which is not installed: pip install '
+                             'Pillow, or apt install python3-pil (rosdep install installs them '
+                             'from package.xml)\n')
+    assert not (tmp_path / 'boat.png').exists()
