@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import bridge, gazebo, topics
+from . import bridge, gazebo, sensors, topics
 from .atomic import write_files_atomically
 from .catalogue import Catalogue
 from .pipeline import resolve_config, Resolved
@@ -103,9 +103,14 @@ def summary(result: Build, written, identity: str) -> str:
     lines.append('thrusters:' if names.thrusters else 'thrusters: none')
     lines += [f'  {t.instance}: joint {t.joint}, command {t.ros_topic} (std_msgs/Float64, N)'
               for t in names.thrusters]
-    lines.append('sensors:' if names.echosounders else 'sensors: none')
-    lines += [f'  {e.instance}: frame {e.frame_id}, scan {e.ros_scan_topic}, '
-              f'range {e.ros_range_topic}' for e in names.echosounders]
+    for category in ('sensor', 'light'):
+        found = [s for s in names.sensors if sensors.KINDS[s.kind].category == category]
+        if category == 'light' and not found:
+            continue
+        lines.append(f'{category}s:' if found else f'{category}s: none')
+        lines += [f'  {s.key}: {s.kind}, frame {s.frame_id}'
+                  + ''.join(f', {what} {topic}' for what, topic in s.ros.items())
+                  for s in found]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
     lines.append(f'identity: {identity}')
     lines.append('wrote:')

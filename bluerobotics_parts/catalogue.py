@@ -33,6 +33,7 @@ from . import paths
 from .errors import AssemblyError, ConfigError, Problem
 from .inputs import file_kind
 from .part_format import is_annotation, part_problems
+from .sensors import SECTIONS
 from .yaml_lines import load_file
 
 
@@ -159,6 +160,17 @@ class PartType:
                            update_rate=float(data['update_rate']),
                            frequency=float(data['frequency']) if 'frequency' in data else None,
                            samples=int(data.get('samples', 1)))
+
+    @property
+    def sensor_sections(self) -> dict[str, dict]:
+        """
+        Return the part's sensor (and light) sections, registry order: section -> its values.
+
+        Provenance notes left out; every section sensors.KINDS names counts.
+        """
+        return {section: {key: value for key, value in self.data[section].items()
+                          if not is_annotation(key)}
+                for section in SECTIONS if isinstance(self.data.get(section), dict)}
 
     @property
     def hydrodynamics(self) -> dict[str, float]:

@@ -29,6 +29,7 @@ import re
 
 from .config import name_problem, SLOT_JOINTS
 from .errors import AssemblyError, Problem, shown
+from .sensors import KINDS as SENSOR_KINDS
 from .vectors import is_number
 from .yaml_lines import LocatedDocument
 
@@ -36,7 +37,8 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
-             'hydrodynamics', 'installed_thrust')
+             'hydrodynamics', 'installed_thrust') + tuple(
+                 section for section in SENSOR_KINDS if section != 'echosounder')
 SLOT_KEYS = ('xyz', 'rpy', 'accepts', 'default', 'joint', 'collision')
 FRAME_KEYS = ('xyz', 'rpy')
 GEOMETRY_KEYS = ('mesh', 'box', 'cylinder', 'sphere')
@@ -209,6 +211,36 @@ class _Checker:
             self.problem(path + ('samples',), 'echosounder samples must be an integer from 1 '
                          'to 10000')
 
+    def sensor(self, section: str, data, frames) -> None:
+        """Check a section of the sensor registry (sensors.KINDS) by its fields' rules."""
+        fields = SENSOR_KINDS[section].fields
+        if not self.section(section, data, tuple(fields),
+                            tuple(key for key, spec in fields.items() if spec.required)):
+            return
+        path = (section,)
+        for key, spec in fields.items():
+            if key not in data:
+                continue
+            value = data[key]
+            if spec.rule == 'frame':
+                if not isinstance(value, str) or value not in frames:
+                    declared = ', '.join(map(str, frames)) or 'none declared'
+                    self.problem(path + (key,), f'{section} {key} {shown(value)} is not one of '
+                                 f"the part's frames ({declared})")
+            elif spec.rule == 'count':
+                if isinstance(value, bool) or not isinstance(value, int) \
+                        or not 1 <= value <= 100000:
+                    self.problem(path + (key,), f'{section} {key} must be an integer from 1 to '
+                                 '100000')
+            else:
+                number = self.number(path + (key,), value, f'{section} {key}',
+                                     positive=spec.rule == 'positive')
+                if number is not None and spec.rule == 'nonnegative' and number < 0:
+                    self.problem(path + (key,), f'{section} {key} must not be negative, got '
+                                 f'{shown(value)}')
+                elif number is not None and not math.isfinite(number):
+                    self.problem(path + (key,), f'{section} {key} must be finite')
+
     def hydrodynamics(self, data, frames) -> None:
         path = ('hydrodynamics',)
         if not self.mapping(path, data, 'hydrodynamics'):
@@ -380,6 +412,8 @@ SECTION_CHECKS = {
     'echosounder': _Checker.echosounder,
     'hydrodynamics': _Checker.hydrodynamics,
     'installed_thrust': _Checker.installed_thrust,
+    **{section: (lambda name: lambda checker, data, frames: checker.sensor(name, data, frames))(
+        section) for section in SENSOR_KINDS if section != 'echosounder'},
 }
 
 

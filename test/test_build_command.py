@@ -64,7 +64,7 @@ def test_build_prints_the_summary(default_build):
     assert ('  motor_port: joint motor_port_joint, command /blueboat/motor_port/thrust '
             '(std_msgs/Float64, N)\n') in text
     assert '  motor_stbd: joint motor_stbd_joint, command /blueboat/motor_stbd/thrust' in text
-    assert ('  ping: frame blueboat/ping_beam, scan /blueboat/ping/scan, '
+    assert ('  ping/scan: echosounder, frame blueboat/ping_beam, scan /blueboat/ping/scan, '
             'range /blueboat/ping/range\n') in text
     masses = [float(m.get('value')) for m in
               ElementTree.parse(out / URDF_FILE).getroot().iter('mass')]

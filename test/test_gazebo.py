@@ -167,7 +167,7 @@ def test_echosounder_is_a_gpu_lidar_cone_on_its_beam_frame(default):
     assert block.get('reference') == 'ping_beam'
     sensor = block.find('sensor')
     echo = shipped()['ping_singlebeam'].echosounder
-    assert (sensor.get('name'), sensor.get('type')) == ('ping', 'gpu_lidar')
+    assert (sensor.get('name'), sensor.get('type')) == ('ping_scan', 'gpu_lidar')
     assert [float(v) for v in sensor.findtext('pose').split()] == [0.0] * 6
     assert sensor.findtext('topic') == '/blueboat/ping/scan'
     assert sensor.findtext('gz_frame_id') == 'blueboat/ping_beam'
