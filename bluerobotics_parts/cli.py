@@ -81,7 +81,8 @@ def cmd_tree(args) -> int:
     from . import report
     from .pipeline import resolve_config
 
-    sys.stdout.write(report.tree_text(resolve_config(args.config, name=args.name).manifest))
+    resolved = resolve_config(args.config, name=args.name)
+    sys.stdout.write(report.tree_text(resolved.manifest, resolved.catalogue()))
     return EXIT_OK
 
 

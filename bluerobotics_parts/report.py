@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .catalogue import Catalogue
 from .record import AssemblyRecord
+from .topics import vehicle_topics
 
 
 COMMON_FAMILY = 'common'
@@ -62,14 +63,22 @@ def _part_lines(part) -> list:
     return lines
 
 
-def tree_text(record: AssemblyRecord) -> str:
+def tree_text(record: AssemblyRecord, catalogue: Catalogue | None = None) -> str:
     """
     Return the resolved assembly as an indented tree.
 
-    Each instance with its type, each slot with its occupant or ``(empty)``, free placements
-    under the instance owning their parent link. An explicit stack: a chain of thousands of
-    slots must not exhaust Python's recursion.
+    Each instance with its type, each slot with its occupant or ``(empty)``, its frames, with
+    ``catalogue`` its sensors and lights (``<sensor KIND TOPIC...>``, ``<light NAME>``, from
+    the sensor registry through topics.py), free placements under the instance owning their
+    parent link. An explicit stack: a chain of thousands of slots must not exhaust Python's
+    recursion.
     """
+    sensors: dict = {}
+    if catalogue is not None:
+        for names in vehicle_topics(record, catalogue).sensors:
+            shown_as = (f'<light {names.sensor_name}>' if not names.ros else
+                        f"<sensor {names.kind} {' '.join(names.ros.values())}>")
+            sensors.setdefault(names.instance, []).append(shown_as)
     owner = {p.name: p.name for p in record.parts}
     owner.update({s.link: s.of for s in record.slots})
     owner.update({f.link: f.of for f in record.frames})
@@ -98,6 +107,7 @@ def tree_text(record: AssemblyRecord) -> str:
                             else ('instance', occupant, inner, f'[{slot.name}] '))
         children += [('line', f'{inner}<frame {frame.name}>')
                      for frame in record.frames_of(part.name)]
+        children += [('line', f'{inner}{line}') for line in sensors.get(part.name, [])]
         children += [('instance', placed, inner, f'placed on {placed.parent}: ')
                      for placed in placements.get(part.name, [])]
         stack.extend(reversed(children))

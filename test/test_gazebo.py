@@ -163,7 +163,8 @@ def test_the_coefficient_rule():
 
 def test_echosounder_is_a_gpu_lidar_cone_on_its_beam_frame(default):
     _, root = default
-    (block,) = [g for g in root.findall('gazebo') if g.get('reference')]
+    (block,) = [g for g in root.findall('gazebo') if g.find("sensor[@type='gpu_lidar']")
+                is not None]
     assert block.get('reference') == 'ping_beam'
     sensor = block.find('sensor')
     echo = shipped()['ping_singlebeam'].echosounder
@@ -234,9 +235,10 @@ def test_parts_with_nothing_to_simulate_add_nothing():
     for config in ('blueboat.yaml', 'examples/mast_and_payload.yaml', 'examples/no_ping.yaml'):
         root = ElementTree.fromstring(compose(CONFIG_DIR / config).encode())
         count[config] = len(root.findall('gazebo'))
-    # two thrusters + one echosounder + joint states, odometry, hydrodynamics
-    assert count == {'blueboat.yaml': 6, 'examples/mast_and_payload.yaml': 6,
-                     'examples/no_ping.yaml': 5}
+    # two thrusters + one echosounder + IMU, magnetometer and GNSS + joint states, odometry,
+    # hydrodynamics
+    assert count == {'blueboat.yaml': 9, 'examples/mast_and_payload.yaml': 9,
+                     'examples/no_ping.yaml': 8}
 
 
 def test_output_is_deterministic(default):
