@@ -24,8 +24,8 @@ fails the test.
 URDF is converted by SDFormat 14 exactly as gz-sim loads a URDF, put into the shipped world
 config/worlds/water.sdf (read, not copied: only the systems the headless build lacks are taken
 out: Sensors, Imu, Magnetometer, NavSat; and the real-time factor is set to 0 so it runs as
-fast as it can, plus the step size when a scenario asks), and stepped by ``gz.sim8.TestFixture``. Thrust commands
-go through gz-transport to the Thruster systems, as the bridge sends them; pose disturbances
+fast as it can, plus the step size when a scenario asks), and stepped by
+``gz.sim8.TestFixture``. Thrust commands go through gz-transport to the Thruster systems, as the bridge sends them; pose disturbances
 go through the model's world-pose command. The base link's pose and velocities (and chosen
 joints' velocities) come back sampled in time.
 """
@@ -48,7 +48,7 @@ WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
 SENSORS_SYSTEM = 'gz::sim::systems::Sensors'
 # The systems the headless build in ../shared/gz-harmonic has (its README); a world's other
 # systems (Sensors, and the IMU, Magnetometer and NavSat systems of the sensor parts) are taken
-# out of the test world, since the server refuses nothing but would log a failed plugin load.
+# out of the test world: the server would only log that it cannot load them.
 HEADLESS_SYSTEMS = frozenset(f'gz::sim::systems::{name}' for name in (
     'Physics', 'UserCommands', 'SceneBroadcaster', 'Buoyancy', 'Hydrodynamics', 'Thruster',
     'OdometryPublisher', 'JointStatePublisher', 'PosePublisher', 'ApplyLinkWrench'))
