@@ -25,9 +25,9 @@ URDF is converted by SDFormat 14 exactly as gz-sim loads a URDF, put into the sh
 config/worlds/water.sdf (read, not copied: only the systems the headless build lacks are taken
 out: Sensors, Imu, Magnetometer, NavSat; and the real-time factor is set to 0 so it runs as
 fast as it can, plus the step size when a scenario asks), and stepped by
-``gz.sim8.TestFixture``. Thrust commands go through gz-transport to the Thruster systems, as the bridge sends them; pose disturbances
-go through the model's world-pose command. The base link's pose and velocities (and chosen
-joints' velocities) come back sampled in time.
+``gz.sim8.TestFixture``. Thrust commands go through gz-transport to the Thruster systems, as
+the bridge sends them; pose disturbances go through the model's world-pose command. The base
+link's pose and velocities (and chosen joints' velocities) come back sampled in time.
 """
 
 from __future__ import annotations
