@@ -103,8 +103,8 @@ def test_an_odometry_becomes_a_fluid_pressure(ros):
     from sensor_msgs.msg import FluidPressure
 
     parameters = {'odometry_topic': '/test_rov/odometry',
-                  'pressure_topic': '/test_rov/bar/pressure', 'frame_id': 'test_rov/bar_port', 'offset': [-0.18, 0.0, -0.015],
-                  'max_pressure': 3e6}
+                  'pressure_topic': '/test_rov/bar/pressure', 'frame_id': 'test_rov/bar_port',
+                  'offset': [-0.18, 0.0, -0.015], 'max_pressure': 3e6}
     node = pressure_node.make_node([Parameter(k, value=v) for k, v in parameters.items()])
     probe = ros.create_node('pressure_probe')
     received = []
