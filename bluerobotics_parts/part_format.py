@@ -19,7 +19,7 @@ The part format (docs/PARTS.md): what a part file may say, and the provenance ru
 section that is wrong is skipped, the others are still checked); ``check_part`` raises them.
 The provenance rule (``unsourced_facts``): every number has a ``<key>_source`` or
 ``<key>_unverified`` note. To add a section: list its key in PART_KEYS and give it a checker
-in SECTION_CHECKS.
+in SECTION_CHECKS; a sensor kind's section comes with its entry in sensors.KINDS instead.
 """
 
 from __future__ import annotations
