@@ -96,8 +96,8 @@ def test_free_placement_whose_parent_matches_nothing(tmp_path):
     found = messages(assembly.problems(config, resolve_config(urdf_config).urdf))
     assert found == [f'{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; '
                      'instances: base_link, battery_port, battery_stbd, f2, flag, gnss, '
-                     'motor_port, motor_stbd, navigator, ping, ping_mount (slot and frame links such as base_link_mast '
-                     'or mast_top work too)']
+                     'motor_port, motor_stbd, navigator, ping, ping_mount (slot and frame '
+                     'links such as base_link_mast or mast_top work too)']
 
 
 def test_two_instances_with_the_same_name(tmp_path):
