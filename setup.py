@@ -72,6 +72,7 @@ setup(
             'bluerobotics-parts = bluerobotics_parts.cli:main',
             'check_assembly = bluerobotics_parts.check_command:main',
             'scan_to_range = bluerobotics_parts.range_node:main',
+            'pose_to_pressure = bluerobotics_parts.pressure_node:main',
         ],
     },
 )

@@ -34,10 +34,8 @@ from . import catalogue as part_catalogue
 from .catalogue import Catalogue
 from .errors import BlueRoboticsPartsError
 from .record import AssemblyRecord, parse_urdf, read
+from .sensors import GZ_TO_ROS, KINDS, ROS_TO_GZ  # noqa: F401 (directions, kept here too)
 from .topics import vehicle_topics, VehicleTopics
-
-GZ_TO_ROS = 'GZ_TO_ROS'
-ROS_TO_GZ = 'ROS_TO_GZ'
 
 
 def _entry(ros_topic, gz_topic, ros_type, gz_type, direction, lazy=False) -> dict:
@@ -52,8 +50,8 @@ def entries_for(names: VehicleTopics) -> list[dict]:
     """
     Return the bridge entries for a vehicle's topic names.
 
-    Clock, joint states, odometry and its transform, one command per thruster, one point
-    cloud per echosounder.
+    Clock, joint states, odometry and its transform, one command per thruster, and each
+    sensor's bridged streams (the echosounder's point cloud, the IMU, the camera...).
     """
     entries = [
         _entry(names.clock_topic, names.clock_topic, 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock',
@@ -68,10 +66,16 @@ def entries_for(names: VehicleTopics) -> list[dict]:
     ]
     entries += [_entry(t.ros_topic, t.gz_topic, 'std_msgs/msg/Float64', 'gz.msgs.Double',
                        ROS_TO_GZ) for t in names.thrusters]
-    entries += [_entry(e.ros_scan_topic, e.gz_points_topic, 'sensor_msgs/msg/PointCloud2',
-                       'gz.msgs.PointCloudPacked', GZ_TO_ROS, lazy=True)
-                for e in names.echosounders]
+    entries += sensor_entries(names)
     return entries
+
+
+def sensor_entries(names: VehicleTopics) -> list[dict]:
+    """Return one entry per bridged stream of every sensor (sensors.KINDS), record order."""
+    return [_entry(sensor.ros[stream.what], sensor.gz[stream.what], stream.ros_type,
+                   stream.gz_type, stream.direction, lazy=stream.lazy)
+            for sensor in names.sensors for stream in KINDS[sensor.kind].streams
+            if stream.gz_type is not None]
 
 
 def bridge_entries(record: AssemblyRecord, catalogue: Catalogue,

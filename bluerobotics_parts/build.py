@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
-from . import bridge, gazebo, topics
+from . import bridge, gazebo, sensors, topics
 from .atomic import write_files_atomically, written_lines
 from .catalogue import Catalogue
 from .errors import AssemblyError
@@ -117,9 +117,14 @@ def summary_head(result: Build, identity: str) -> str:
     lines.append('thrusters:' if names.thrusters else 'thrusters: none')
     lines += [f'  {t.instance}: joint {t.joint}, command {t.ros_topic} (std_msgs/Float64, N)'
               for t in names.thrusters]
-    lines.append('sensors:' if names.echosounders else 'sensors: none')
-    lines += [f'  {e.instance}: frame {e.frame_id}, scan {e.ros_scan_topic}, '
-              f'range {e.ros_range_topic}' for e in names.echosounders]
+    for category in ('sensor', 'light'):
+        found = [s for s in names.sensors if sensors.KINDS[s.kind].category == category]
+        if category == 'light' and not found:
+            continue
+        lines.append(f'{category}s:' if found else f'{category}s: none')
+        lines += [f'  {s.key}: {s.kind}, frame {s.frame_id}'
+                  + ''.join(f', {what} {topic}' for what, topic in s.ros.items())
+                  for s in found]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
     lines.append(f'identity: {identity}')
     return '\n'.join(lines) + '\n'

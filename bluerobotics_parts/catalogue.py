@@ -33,6 +33,7 @@ from . import paths
 from .errors import AssemblyError, ConfigError, Problem
 from .inputs import file_kind
 from .part_format import is_annotation, part_problems
+from .sensors import SECTIONS
 from .yaml_lines import load_file
 
 
@@ -75,19 +76,6 @@ class Propeller:
         """
         magnitude = abs(self.thrust_coefficient)
         return magnitude if self.rotation == 'cw' else -magnitude
-
-
-@dataclass(frozen=True)
-class Echosounder:
-    """A single-beam echosounder: its frame, beam width (rad), range (m), rate (Hz)."""
-
-    frame: str
-    beam_width: float
-    range_min: float
-    range_max: float
-    update_rate: float
-    frequency: float | None = None
-    samples: int = 1
 
 
 @dataclass
@@ -151,15 +139,15 @@ class PartType:
                          max_rpm=float(data['max_rpm']) if 'max_rpm' in data else None)
 
     @property
-    def echosounder(self) -> Echosounder | None:
-        data = self.data.get('echosounder')
-        if not data:
-            return None
-        return Echosounder(frame=data['frame'], beam_width=float(data['beam_width']),
-                           range_min=float(data['range_min']), range_max=float(data['range_max']),
-                           update_rate=float(data['update_rate']),
-                           frequency=float(data['frequency']) if 'frequency' in data else None,
-                           samples=int(data.get('samples', 1)))
+    def sensor_sections(self) -> dict[str, dict]:
+        """
+        Return the part's sensor (and light) sections, registry order: section -> its values.
+
+        Provenance notes left out; every section sensors.KINDS names counts.
+        """
+        return {section: {key: value for key, value in self.data[section].items()
+                          if not is_annotation(key)}
+                for section in SECTIONS if isinstance(self.data.get(section), dict)}
 
     @property
     def hydrodynamics(self) -> dict[str, float]:

@@ -93,7 +93,7 @@ def cmd_tree(args) -> int:
     elif args.poses:
         sys.stdout.write(pose_report.tree_with_poses(resolved))
     else:
-        sys.stdout.write(report.tree_text(resolved.record))
+        sys.stdout.write(report.tree_text(resolved.record, resolved.catalogue()))
     return EXIT_OK
 
 

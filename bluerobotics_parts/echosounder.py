@@ -187,10 +187,11 @@ class RangeSpec:
                                    f'below max_range ({self.max_range!r})')
 
     @classmethod
-    def from_part(cls, echosounder) -> 'RangeSpec':
-        """From a part's echosounder data (``catalogue.Echosounder``): beam width, range."""
-        return cls(field_of_view=echosounder.beam_width, min_range=echosounder.range_min,
-                   max_range=echosounder.range_max)
+    def from_part(cls, echosounder: dict) -> 'RangeSpec':
+        """From a part's ``echosounder`` section (PartType.sensor_sections): beam, range."""
+        return cls(field_of_view=float(echosounder['beam_width']),
+                   min_range=float(echosounder['range_min']),
+                   max_range=float(echosounder['range_max']))
 
     def reading(self, ranges) -> float:
         """Return the range a scan's rays report, within this sensor's interval."""

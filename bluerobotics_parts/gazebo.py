@@ -20,8 +20,9 @@ What each recorded part gets comes from its part data (never from its type name)
 * a propeller: a ``gz::sim::systems::Thruster`` on its joint, thrust commands in newtons on
   the topic from topics.py, the installed thrust limits (propulsion.py), diameter and thrust
   coefficient from the part data, and ``velocity_control`` (below);
-* an echosounder: a ``gpu_lidar`` on its beam frame link, a square grid of ``samples`` x
-  ``samples`` rays over the beam width on both axes (echosounder.RayGrid), along the frame's +x;
+* a sensor or light (a section of the sensor registry, sensors.py: the echosounder's
+  ``gpu_lidar`` cone, IMU, magnetometer, GNSS, camera, scanning sonar, spot light): its
+  ``<sensor>`` / ``<light>`` on the link of its frame, at the frame's origin (``sensor_blocks``);
 * the vehicle: a JointStatePublisher and an OdometryPublisher with explicit topics, and the
   Hydrodynamics system on the root link with the base part's ``hydrodynamics`` coefficients
   and, when given, a water current (``default_current``, m/s in the world frame).
@@ -80,9 +81,8 @@ from dataclasses import dataclass
 import math
 from xml.etree import ElementTree
 
-from . import gazebo_elements, propulsion, topics as topic_names
+from . import gazebo_elements, gz_xml, propulsion, sensors, topics as topic_names
 from .catalogue import Catalogue
-from .echosounder import RayGrid
 from .errors import BlueRoboticsPartsError, ConfigError
 from .record import AssemblyRecord, parse_urdf
 from .urdf_writer import urdf_text as written
@@ -155,8 +155,7 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, catalogue: C
     limits = propulsion.thrust_limits(record, catalogue)
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
               for t in names.thrusters]
-    blocks += [echosounder_block(e, catalogue[e.type].echosounder, release)
-               for e in names.echosounders]
+    blocks += sensor_blocks(names, catalogue, release)
     blocks += vehicle_blocks(names, catalogue[record.base.type].hydrodynamics, current)
     for block in blocks:
         unread = gazebo_elements.unread(block[0])
@@ -241,22 +240,21 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
     ]))
 
 
-def echosounder_block(names, echo, release: GzRelease) -> ElementTree.Element:
-    """Return a gpu_lidar at the beam frame: pose zero, so its rays start along its +x."""
-    grid = RayGrid(echo.beam_width, echo.samples)
-    sensor = ElementTree.Element('sensor', name=names.instance, type='gpu_lidar')
-    _children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', 'true'),
-                       ('update_rate', echo.update_rate), ('visualize', 'false'),
-                       ('topic', names.gz_scan_topic), (release.sensor_frame_tag, names.frame_id)])
-    lidar = ElementTree.SubElement(sensor, 'lidar')
-    scan = ElementTree.SubElement(lidar, 'scan')
-    for axis in ('horizontal', 'vertical'):
-        _children(ElementTree.SubElement(scan, axis), [
-            ('samples', grid.samples), ('resolution', 1), ('min_angle', -grid.half),
-            ('max_angle', grid.half)])
-    _children(ElementTree.SubElement(lidar, 'range'),
-              [('min', echo.range_min), ('max', echo.range_max)])
-    return _gazebo(sensor, reference=names.link)
+def sensor_blocks(names, catalogue: Catalogue, release: GzRelease) -> list:
+    """
+    Return the ``<gazebo reference=link>`` block of every sensor and light of the vehicle.
+
+    One per section of the sensor registry a fitted part has (sensors.KINDS), in record
+    order; a kind without a Gazebo element (the pressure sensor: sensors.py) gives none.
+    """
+    blocks = []
+    for sensor in names.sensors:
+        kind = sensors.KINDS[sensor.kind]
+        if kind.block is None:
+            continue
+        values = catalogue[sensor.type].sensor_sections[sensor.kind]
+        blocks.append(_gazebo(kind.block(sensor, values, release), reference=sensor.link))
+    return blocks
 
 
 def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
@@ -289,28 +287,4 @@ def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
 
 # -- XML -----------------------------------------------------------------------------------------
 
-def _gazebo(child: ElementTree.Element, reference: str | None = None) -> ElementTree.Element:
-    block = ElementTree.Element('gazebo', reference=reference) if reference else \
-        ElementTree.Element('gazebo')
-    block.append(child)
-    return block
-
-
-def _plugin(kind: tuple, parameters: list) -> ElementTree.Element:
-    filename, name = kind
-    plugin = ElementTree.Element('plugin', filename=filename, name=name)
-    _children(plugin, parameters)
-    return plugin
-
-
-def _children(parent: ElementTree.Element, items: list) -> None:
-    for tag, value in items:
-        ElementTree.SubElement(parent, tag).text = _text(value)
-
-
-def _text(value) -> str:
-    if isinstance(value, bool):
-        return 'true' if value else 'false'
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
+_gazebo, _plugin, _children, _text = gz_xml.gazebo, gz_xml.plugin, gz_xml.children, gz_xml.text

@@ -136,24 +136,126 @@ for _axis in ('horizontal', 'vertical'):
     for _name, (_meaning, _unit) in _AXIS.items():
         GPU_LIDAR[f'lidar/scan/{_axis}/{_name}'] = (_meaning, _unit, LIDAR_SDF)
 
+GZ_SENSORS = 'gazebosim/gz-sensors gz-sensors8_8.2.2 '
+SDF = 'gazebosim/sdformat sdformat14_14.9.0 '
+NOISE_SDF = SDF + 'sdf/1.11/noise.sdf (src/Noise.cc, Noise::Load)'
+_NOISE = {'noise': ('a noise model; type="gaussian": independent normal samples', '-', NOISE_SDF),
+          'noise/mean': ('mean of the noise', 'the unit of the value', NOISE_SDF),
+          'noise/stddev': ('standard deviation of the noise', 'the unit of the value', NOISE_SDF)}
+
+
+def _with_noise(prefix: str, meaning: str, unit: str, source: str) -> dict:
+    table = {prefix: (meaning, unit, source)}
+    table.update({f'{prefix}/{k}': (m, unit if u != '-' else u, s)
+                  for k, (m, u, s) in _NOISE.items()})
+    return table
+
+
+_COMMON = {key: GPU_LIDAR[key]
+           for key in ('pose', 'always_on', 'update_rate', 'gz_frame_id', 'frame_id')}
+_COMMON['topic'] = ('the topic the sensor publishes on', 'name', SENSOR_SDF + '; gz-sensors8 '
+                    'src/Sensor.cc, SensorPrivate::PopulateFromSDF')
+
+IMU_SDF = SDF + 'sdf/1.11/imu.sdf (src/Imu.cc, Imu::Load; gz-sensors8 src/ImuSensor.cc, Load)'
+IMU = dict(_COMMON)
+IMU.update({
+    'imu': ('the IMU', '-', IMU_SDF),
+    'imu/orientation_reference_frame': ('what the orientation is relative to', '-', IMU_SDF),
+    'imu/orientation_reference_frame/localization': (
+        'ENU: East-North-Up (ImuSensor::SetWorldFrameOrientation)', 'name', IMU_SDF),
+    'imu/angular_velocity': ('gyro noise per axis', '-', IMU_SDF),
+    'imu/linear_acceleration': ('accelerometer noise per axis', '-', IMU_SDF),
+})
+for _group, _unit in (('angular_velocity', 'rad/s'), ('linear_acceleration', 'm/s^2')):
+    for _axis in 'xyz':
+        IMU.update(_with_noise(f'imu/{_group}/{_axis}', f'{_group} about/along {_axis}', _unit,
+                               IMU_SDF))
+
+MAGNETOMETER_SDF = (SDF + 'sdf/1.11/magnetometer.sdf (src/Magnetometer.cc; gz-sensors8 '
+                    'src/MagnetometerSensor.cc)')
+MAGNETOMETER = dict(_COMMON)
+MAGNETOMETER['magnetometer'] = ('the magnetometer', '-', MAGNETOMETER_SDF)
+for _axis in 'xyz':
+    MAGNETOMETER.update(_with_noise(f'magnetometer/{_axis}', f'field along {_axis}', 'T',
+                                    MAGNETOMETER_SDF))
+
+NAVSAT_SDF = SDF + 'sdf/1.11/navsat.sdf (src/NavSat.cc; gz-sensors8 src/NavSatSensor.cc)'
+NAVSAT = dict(_COMMON)
+NAVSAT.update({'navsat': ('the GNSS receiver', '-', NAVSAT_SDF),
+               'navsat/position_sensing': ('position noise', '-', NAVSAT_SDF)})
+for _axis in ('horizontal', 'vertical'):
+    NAVSAT.update(_with_noise(f'navsat/position_sensing/{_axis}', f'{_axis} position', 'm',
+                              NAVSAT_SDF))
+
+CAMERA_SDF = (SDF + 'sdf/1.11/camera.sdf (src/Camera.cc, Camera::Load; gz-sensors8 '
+              'src/CameraSensor.cc, CameraSensor::Load and PopulateInfo)')
+CAMERA = dict(_COMMON)
+CAMERA.update({
+    'camera': ('the camera; it looks along its frame +x', '-', CAMERA_SDF),
+    'camera/camera_info_topic': ('where CameraInfo goes (default: beside the image topic)',
+                                 'name', CAMERA_SDF),
+    'camera/horizontal_fov': ('horizontal field of view', 'rad', CAMERA_SDF),
+    'camera/image': ('the image', '-', CAMERA_SDF),
+    'camera/image/width': ('image width', 'pixels', CAMERA_SDF),
+    'camera/image/height': ('image height', 'pixels', CAMERA_SDF),
+    'camera/image/format': ('pixel format (R8G8B8: rgb8)', 'name', CAMERA_SDF),
+    'camera/clip': ('the rendered depth interval', '-', CAMERA_SDF),
+    'camera/clip/near': ('nearest rendered distance', 'm', CAMERA_SDF),
+    'camera/clip/far': ('farthest rendered distance', 'm', CAMERA_SDF),
+    'camera/optical_frame_id': ('frame id of Image and CameraInfo (the optical frame)', 'name',
+                                CAMERA_SDF),
+})
+
+LIGHT_SDF = SDF + 'sdf/1.11/light.sdf (src/Light.cc, Light::Load)'
+LIGHT = {
+    'pose': ('the light in its link', 'm, rad', LIGHT_SDF),
+    'cast_shadows': ('whether it casts shadows', 'bool', LIGHT_SDF),
+    'light_on': ('on at start', 'bool', LIGHT_SDF),
+    'intensity': ('scale factor of the light power', '1', LIGHT_SDF),
+    'direction': ('where a spot light shines, in the light frame', '1', LIGHT_SDF),
+    'attenuation': ('fall-off with distance', '-', LIGHT_SDF),
+    'attenuation/range': ('range of the light', 'm', LIGHT_SDF),
+    'attenuation/constant': ('constant attenuation factor (1: none)', '1', LIGHT_SDF),
+    'attenuation/linear': ('linear attenuation factor', '1', LIGHT_SDF),
+    'attenuation/quadratic': ('quadratic attenuation factor', '1', LIGHT_SDF),
+    'spot': ('spot cone', '-', LIGHT_SDF),
+    'spot/inner_angle': ('full angle of the bright inner cone', 'rad', LIGHT_SDF),
+    'spot/outer_angle': ('full angle of the outer cone', 'rad', LIGHT_SDF),
+    'spot/falloff': ('fall-off between the cones (1: linear)', '1', LIGHT_SDF),
+}
+
+# World systems the shipped worlds configure (test_sensors.py reads the worlds against these).
+MAGNETOMETER_CC = GZ_SIM + 'src/systems/magnetometer/Magnetometer.cc, Magnetometer::Configure'
+MAGNETOMETER_SYSTEM = {
+    'use_units_gauss': ('report gauss (default true) instead of tesla', 'bool', MAGNETOMETER_CC),
+    'use_earth_frame_ned': ('world field in NED (default true) instead of ENU', 'bool',
+                            MAGNETOMETER_CC),
+}
+
 PLUGINS = {
     'gz::sim::systems::Thruster': THRUSTER,
     'gz::sim::systems::Hydrodynamics': HYDRODYNAMICS,
     'gz::sim::systems::JointStatePublisher': JOINT_STATE_PUBLISHER,
     'gz::sim::systems::OdometryPublisher': ODOMETRY_PUBLISHER,
+    'gz::sim::systems::Magnetometer': MAGNETOMETER_SYSTEM,
 }
-SENSORS = {'gpu_lidar': GPU_LIDAR}
+SENSORS = {'gpu_lidar': GPU_LIDAR, 'imu': IMU, 'magnetometer': MAGNETOMETER, 'navsat': NAVSAT,
+           'camera': CAMERA}
+LIGHTS = {'spot': LIGHT}
 
 
 def unread(element) -> list[str]:
     """
-    Paths of the elements inside a ``<plugin>`` or ``<sensor>`` its table does not list.
+    Paths of the elements inside a ``<plugin>``, ``<sensor>`` or ``<light>`` not in its table.
 
-    An element is named by its path below the plugin or sensor ('lidar/scan/horizontal').
-    A plugin or sensor type without a table is reported whole.
+    An element is named by its path below the plugin, sensor or light
+    ('lidar/scan/horizontal'). A plugin, sensor or light type without a table is reported
+    whole.
     """
     if element.tag == 'plugin':
         table, kind = PLUGINS.get(element.get('name')), element.get('name')
+    elif element.tag == 'light':
+        table, kind = LIGHTS.get(element.get('type')), f"{element.get('type')} light"
     else:
         table, kind = SENSORS.get(element.get('type')), f"{element.get('type')} sensor"
     if table is None:

@@ -23,6 +23,7 @@ The launch files declare the arguments (launch_arguments.py) and map a plan to l
 * the artefacts go to the vehicle's folder (launch_artefacts.py) all or nothing:
   ``robot_description.urdf`` (what Gazebo spawns and robot_state_publisher publishes),
   ``bridge.yaml`` (what parameter_bridge reads) and ``vehicle.rviz`` (rviz_view.py);
+* every sensor whose registry entry has a converter gets its node (``converter_nodes``);
 * every node gets its package, executable, name, namespace, parameters and arguments, with
   topic and frame names from ``topics.py`` only; ``use_sim_time`` is one value for the
   whole launch (the launch files set it as a global parameter, not per node).
@@ -45,8 +46,7 @@ from pathlib import Path
 import shlex
 
 from . import build as build_module
-from . import export, gazebo_detection, pipeline, topics
-from .echosounder import RangeSpec
+from . import export, gazebo_detection, kinematics, pipeline, sensors, topics
 from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
 from .launch_artefacts import artefact_dir, write_artefacts
 from .rviz_view import vehicle_rviz
@@ -105,14 +105,12 @@ def plan(values, environ=None,
                                 current=args['current'])
     name = result.name
     names = topics.vehicle_topics(result.resolved.record, result.catalogue, name)
-    echosounders = [(e, RangeSpec.from_part(result.catalogue[e.type].echosounder))
-                    for e in names.echosounders]
     identity = export.description_identity(result)
     folder = artefact_dir(name, environ)
     world = args['world']
     gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
     files = build_module.artefacts(result)
-    files[RVIZ_FILE] = vehicle_rviz(names, echosounders, names.odom_frame).encode('utf-8')
+    files[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame).encode('utf-8')
     write_artefacts(folder, files)
 
     urdf_file, bridge_file = folder / build_module.URDF_FILE, folder / build_module.BRIDGE_FILE
@@ -124,12 +122,12 @@ def plan(values, environ=None,
         NodeSpec('ros_gz_bridge', 'parameter_bridge', f'{name}_bridge',
                  parameters={'config_file': str(bridge_file)}),
     ]
-    nodes += [_range_converter(name, echo, spec) for echo, spec in echosounders]
+    nodes += converter_nodes(names, result)
     if args['rviz']:
         nodes.append(_rviz(names, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
     summary = (f'bluerobotics_parts: vehicle {name} (parts {len(result.resolved.record.parts)}, '
-               f'thrusters {len(names.thrusters)}, echosounders {len(names.echosounders)}), '
+               f'thrusters {len(names.thrusters)}, sensors {len(names.sensors)}), '
                f'description {identity}, artefacts in {folder}; {gazebo.note}')
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
                       world, gz_args, args['use_sim_time'], tuple(nodes), identity, summary)
@@ -155,13 +153,25 @@ def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,
     return tuple(spawn)
 
 
-def _range_converter(name: str, echo, spec: RangeSpec) -> NodeSpec:
-    """Return the scan_to_range node of one echosounder (range_node.py reads these)."""
-    return NodeSpec('bluerobotics_parts', 'scan_to_range', f'{echo.instance}_scan_to_range',
-                    name, parameters={
-                        'scan_topic': echo.ros_scan_topic, 'range_topic': echo.ros_range_topic,
-                        'frame_id': echo.frame_id, 'field_of_view': spec.field_of_view,
-                        'min_range': spec.min_range, 'max_range': spec.max_range})
+def converter_nodes(names, result) -> list:
+    """
+    Return the converter node of every sensor whose kind has one (sensors.KINDS).
+
+    The echosounder's ``scan_to_range``, the pressure sensor's ``pose_to_pressure``; named
+    ``<instance>_<executable>`` in the vehicle's namespace, parameters from the registry.
+    """
+    poses = kinematics.link_poses(result.vehicle)
+    nodes = []
+    for sensor in names.sensors:
+        executable = sensors.KINDS[sensor.kind].converter
+        if executable is None:
+            continue
+        values = result.catalogue[sensor.type].sensor_sections[sensor.kind]
+        nodes.append(NodeSpec('bluerobotics_parts', executable,
+                              f'{sensor.instance}_{executable}', names.name,
+                              parameters=sensors.converter_parameters(sensor, values,
+                                                                      poses[sensor.link])))
+    return nodes
 
 
 def _state_publisher(names, urdf: str) -> NodeSpec:

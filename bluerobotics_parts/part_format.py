@@ -22,7 +22,8 @@ The provenance rule (``unsourced_facts``): every number has a ``<key>_source`` o
 in SECTION_CHECKS, with its keys in ``<SECTION>_KEYS`` (or, to have the checker and the JSON
 Schema check the values too, their kinds in ``<SECTION>_FIELDS``, value_kinds.py, and the
 required ones in ``<SECTION>_REQUIRED``); schema.py picks the section up from these names
-(then run tools/make_schemas.py).
+(then run tools/make_schemas.py). A sensor kind's section comes
+with its entry in sensors.KINDS instead (its keys, their kinds and the required ones).
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ import re
 from . import value_kinds as kinds
 from .config import NAME, name_problem, SLOT_JOINTS
 from .errors import AssemblyError, Problem, shown
+from .sensors import KINDS as SENSOR_KINDS
 from .yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
-             'visual', 'collision', 'slots', 'frames', 'propeller', 'echosounder', 'hydrostatics',
-             'hydrodynamics', 'installed_thrust')
+             'visual', 'collision', 'slots', 'frames', 'propeller', 'hydrostatics',
+             'hydrodynamics', 'installed_thrust') + tuple(SENSOR_KINDS)
 ROTATIONS = ('cw', 'ccw')
 # gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
 # quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
@@ -86,12 +88,6 @@ PROPELLER_FIELDS = {
     'max_rpm': _POSITIVE.described('rpm at max_thrust'),
     'thrust_coefficient': _POSITIVE.described('Kt, the magnitude')}
 PROPELLER_REQUIRED = ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'thrust_coefficient')
-ECHOSOUNDER_FIELDS = {
-    'frame': kinds.string().described("the part's frame the beam starts from (+x along it)"),
-    'frequency': kinds.number().described('Hz'), 'beam_width': _POSITIVE.described('rad'),
-    'range_min': kinds.number().described('m'), 'range_max': _POSITIVE.described('m'),
-    'update_rate': _POSITIVE.described('Hz'), 'samples': kinds.integer(1, 10000)}
-ECHOSOUNDER_REQUIRED = ('frame', 'beam_width', 'range_min', 'range_max', 'update_rate')
 INSTALLED_THRUST_FIELDS = {'fraction': _POSITIVE.described(
     'installed thrust over the bench figure, in (0, 2]')}
 FRAME_KEYS = tuple(FRAME_FIELDS)
@@ -99,7 +95,6 @@ SLOT_KEYS = tuple(SLOT_FIELDS)
 GEOMETRY_KEYS = tuple(GEOMETRY_FIELDS)
 ITEM_KEYS = tuple(ITEM_FIELDS)
 PROPELLER_KEYS = tuple(PROPELLER_FIELDS)
-ECHOSOUNDER_KEYS = tuple(ECHOSOUNDER_FIELDS)
 INSTALLED_THRUST_KEYS = tuple(INSTALLED_THRUST_FIELDS)
 CYLINDER_KEYS = tuple(GEOMETRY_FIELDS['cylinder'].fields)
 SPHERE_KEYS = tuple(GEOMETRY_FIELDS['sphere'].fields)
@@ -128,6 +123,10 @@ SECTION_KINDS = {
     'hydrodynamics': kinds.keyed(HYDRODYNAMICS_NAME.pattern, kinds.number(),
                                  annotations=ANNOTATION_PATTERN).described(
         'gz Hydrodynamics coefficients: xDotU, xU, xUabsU, ...'),
+    # the sensor registry's sections: their keys and kinds are its (sensors.KINDS)
+    **{section: kinds.mapping(kind.fields, required=kind.required,
+                              annotations=ANNOTATION_PATTERN).described(
+        f'a {kind.category} ({section}): sensors.py') for section, kind in SENSOR_KINDS.items()},
 }
 _CONTROL = kinds.CONTROL  # no control characters in text written into URDF
 
@@ -257,18 +256,26 @@ class _Checker:
         if high is not None and low is not None and not low < high:
             self.problem(path + ('min_thrust',), 'propeller min_thrust must be below max_thrust')
 
-    def echosounder(self, data, frames) -> None:
-        path = ('echosounder',)
-        if not self.section('echosounder', data, ECHOSOUNDER_FIELDS, ECHOSOUNDER_REQUIRED):
+    def sensor(self, section: str, data, frames) -> None:
+        """
+        Check a section of the sensor registry (sensors.KINDS) by its kinds.
+
+        Its keys and values as every section's; each key naming a frame, against the part's
+        frames; each ordered pair (range_min, range_max), low below high.
+        """
+        kind = SENSOR_KINDS[section]
+        if not self.section(section, data, kind.fields, kind.required):
             return
-        if data['frame'] and isinstance(data['frame'], str) and data['frame'] not in frames:
-            declared = ', '.join(map(str, frames)) or 'none declared'
-            self.problem(path + ('frame',), f"echosounder frame {shown(data['frame'])} is not "
-                         f"one of the part's frames ({declared})")
-        high, low = self.valid(data, 'range_max'), self.valid(data, 'range_min')
-        if high is not None and low is not None and not 0 <= low < high:
-            self.problem(path + ('range_min',), 'echosounder range_min must be >= 0 and below '
-                         'range_max')
+        path = (section,)
+        for key in kind.frame_keys:
+            if key in data and (not isinstance(data[key], str) or data[key] not in frames):
+                declared = ', '.join(map(str, frames)) or 'none declared'
+                self.problem(path + (key,), f'{section} {key} {shown(data[key])} is not one of '
+                             f"the part's frames ({declared})")
+        for low_key, high_key in kind.ordered:
+            low, high = self.valid(data, low_key), self.valid(data, high_key)
+            if low is not None and high is not None and not low < high:
+                self.problem(path + (low_key,), f'{section} {low_key} must be below {high_key}')
 
     def hydrodynamics(self, data, frames) -> None:
         path = ('hydrodynamics',)
@@ -457,9 +464,10 @@ SECTION_CHECKS = {
     'frames': _Checker.frames,
     'slots': _Checker.slots,
     'propeller': _Checker.propeller,
-    'echosounder': _Checker.echosounder,
     'hydrodynamics': _Checker.hydrodynamics,
     'installed_thrust': _Checker.installed_thrust,
+    **{section: (lambda name: lambda checker, data, frames: checker.sensor(name, data, frames))(
+        section) for section in SENSOR_KINDS},
 }
 
 

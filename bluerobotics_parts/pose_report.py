@@ -54,7 +54,7 @@ def tree_with_poses(resolved) -> str:
     table = link_poses(resolved)
     root = resolved.record.base.name
     lines = {link: _both(*entry, root) for link, entry in table.items() if entry[0] is not None}
-    return tree_text(resolved.record, lines)
+    return tree_text(resolved.record, resolved.catalogue(), poses=lines)
 
 
 def _pose(pose) -> dict:

@@ -149,22 +149,32 @@ SPIN_PERIOD = 0.1  # s: the longest a stop request waits for the spin loop
 
 def main(argv=None) -> int:
     """Run the console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
+    return run(NODE_NAME, make_node, EchosounderError, argv, needs='rclpy and sensor_msgs')
+
+
+def run(program: str, make, errors, argv=None, needs: str = 'rclpy') -> int:
+    """
+    Run a converter node until SIGINT / SIGTERM (StopRequest); return its exit status.
+
+    ``make`` builds the node (rclpy initialised); ``errors``: the exception type its bad
+    parameters raise (exit 1 with the message). Without rclpy: exit 1, saying what it needs.
+    """
     stop = StopRequest()  # first: a signal during start-up must not raise either
     try:
         import rclpy
         from rclpy.executors import SingleThreadedExecutor
         from rclpy.signals import SignalHandlerOptions
     except ImportError as error:
-        print(f'scan_to_range needs ROS 2 (rclpy and sensor_msgs): {error}. Source your ROS 2 '
+        print(f'{program} needs ROS 2 ({needs}): {error}. Source your ROS 2 '
               "setup (e.g. /opt/ros/jazzy/setup.bash) and the workspace's install/setup.bash, "
-              'then run it with ros2 run bluerobotics_parts scan_to_range.', file=sys.stderr)
+              f'then run it with ros2 run bluerobotics_parts {program}.', file=sys.stderr)
         return 1
     rclpy.init(args=sys.argv if argv is None else argv,
                signal_handler_options=SignalHandlerOptions.NO)
     try:
-        node = make_node()
-    except EchosounderError as error:
-        print(f'scan_to_range: {error}', file=sys.stderr)
+        node = make()
+    except errors as error:
+        print(f'{program}: {error}', file=sys.stderr)
         rclpy.try_shutdown()
         return 1
     executor = SingleThreadedExecutor()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .catalogue import Catalogue
 from .record import AssemblyRecord
+from .topics import vehicle_topics
 
 
 COMMON_FAMILY = 'common'
@@ -78,16 +79,25 @@ def pose_text(xyz, rpy) -> str:
             f"rpy {' '.join(map(number_text, rpy))}")
 
 
-def tree_text(record: AssemblyRecord, poses: dict | None = None) -> str:
+def tree_text(record: AssemblyRecord, catalogue: Catalogue | None = None,
+              poses: dict | None = None) -> str:
     """
     Return the resolved assembly as an indented tree.
 
-    Each instance with its type, each slot with its occupant or ``(empty)``, free placements
-    under the instance owning their parent link. An explicit stack: a chain of thousands of
-    slots must not exhaust Python's recursion. ``poses``: a line to print under each link's
-    item (instance, empty slot, frame), by link name (pose_report.py).
+    Each instance with its type, each slot with its occupant or ``(empty)``, its frames, with
+    ``catalogue`` its sensors and lights (``<sensor KIND TOPIC...>``, ``<light NAME>``, from
+    the sensor registry through topics.py), free placements under the instance owning their
+    parent link. An explicit stack: a chain of thousands of slots must not exhaust Python's
+    recursion. ``poses``: a line to print under each link's item (instance, empty slot,
+    frame), by link name (pose_report.py).
     """
     poses = poses or {}
+    sensors: dict = {}
+    if catalogue is not None:
+        for names in vehicle_topics(record, catalogue).sensors:
+            shown_as = (f'<light {names.sensor_name}>' if not names.ros else
+                        f"<sensor {names.kind} {' '.join(names.ros.values())}>")
+            sensors.setdefault(names.instance, []).append(shown_as)
     owner = {p.name: p.name for p in record.parts}
     owner.update({s.link: s.of for s in record.slots})
     owner.update({f.link: f.of for f in record.frames})
@@ -124,6 +134,7 @@ def tree_text(record: AssemblyRecord, poses: dict | None = None) -> str:
             children.append(('line', f'{inner}<frame {frame.name}>'))
             if frame.link in poses:
                 children.append(('line', f'{inner}      {poses[frame.link]}'))
+        children += [('line', f'{inner}{line}') for line in sensors.get(part.name, [])]
         children += [('instance', placed, inner, f'placed on {placed.parent}: ')
                      for placed in placements.get(part.name, [])]
         stack.extend(reversed(children))

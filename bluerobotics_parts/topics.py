@@ -29,12 +29,16 @@ lumps links, and several vehicles can share one world:
     joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
     odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)
     odom -> base TF  /model/<name>/tf (gz)           -> /tf (ROS)
+    other sensors    /<name>/<instance>/<what> on both sides (gz adds a stream's suffix, if
+                     any), one per stream of its kind in the sensor registry (sensors.py):
+                     imu, magnetic_field, fix, image + camera_info, scan, pressure
     clock            /clock
     TF frames        <name>/<link> (robot_state_publisher's frame_prefix "<name>/"), and
                      <name>/odom for the odometry's fixed frame
 
-Which parts are thrusters and echosounders comes from the part data (a ``propeller`` or
-``echosounder`` section), never from type names, so a user's part works the same way.
+Which parts are thrusters and sensors comes from the part data (a ``propeller`` section, or
+a section of the sensor registry), never from type names, so a user's part works the same way.
+A sensor's gz name is ``<instance>_<what>`` and the vehicle model's key ``<instance>/<what>``.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from .catalogue import Catalogue
 from .config import check_vehicle_name
 from .errors import BlueRoboticsPartsError
 from .record import AssemblyRecord
+from .sensors import KINDS
 
 CLOCK_TOPIC = '/clock'
 
@@ -61,15 +66,22 @@ class ThrusterTopics:
 
 
 @dataclass(frozen=True)
-class EchosounderTopics:
+class SensorTopics:
+    """The names of one sensor (or light) of a part: one per registry section it has."""
+
+    key: str  # "<instance>/<what>": the vehicle model's key
+    kind: str  # its part-data section (sensors.KINDS)
     instance: str
     type: str  # noqa: A003 (the part type)
-    link: str  # the frame link the beam starts from (+x along it), e.g. ping_beam
-    frame_id: str  # its TF frame, "<name>/<link>"
-    gz_scan_topic: str  # the gpu_lidar's <topic> (its LaserScan, not bridged)
-    gz_points_topic: str  # where gz-sensors publishes its point cloud: <topic>/points
-    ros_scan_topic: str  # the bridged cloud, sensor_msgs/msg/PointCloud2
-    ros_range_topic: str  # published by the scan -> range converter node, not bridged
+    sensor_name: str  # "<instance>_<what>": the gz <sensor> (or <light>) name
+    link: str  # the link it sits on (its section's frame)
+    frame_id: str  # "<name>/<link>": the frame id of its messages
+    gz_topic: str  # the gz sensor's <topic>: "/<name>/<instance>/<what>"
+    ros: dict  # stream -> ROS topic, "/<name>/<instance>/<stream>"
+    gz: dict  # bridged stream -> gz topic (the ROS name plus the stream's gz suffix)
+    frame_links: dict  # the section's other frame keys -> link (a camera's optical frame)
+    frame_ids: dict  # the same keys -> frame id
+    odometry_topic: str  # the vehicle's odometry (ROS), for a converter that derives from it
 
 
 @dataclass(frozen=True)
@@ -77,7 +89,6 @@ class VehicleTopics:
     name: str
     root_link: str
     thrusters: tuple  # of ThrusterTopics, record order
-    echosounders: tuple  # of EchosounderTopics, record order
     gz_joint_state_topic: str
     ros_joint_state_topic: str
     gz_odometry_topic: str
@@ -87,6 +98,7 @@ class VehicleTopics:
     odom_frame: str
     base_frame: str
     clock_topic: str = CLOCK_TOPIC
+    sensors: tuple = ()  # of SensorTopics, record order, registry order within a part
 
     def frame(self, link: str) -> str:
         """Return the TF frame id of a URDF link of this vehicle."""
@@ -95,6 +107,11 @@ class VehicleTopics:
 
 def frame_id(name: str, link: str) -> str:
     return f'{name}/{link}'
+
+
+def ros_odometry_topic(name: str) -> str:
+    """Return the vehicle's odometry topic on the ROS side."""
+    return f'/{name}/odometry'
 
 
 def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
@@ -106,7 +123,7 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     ROS namespace.
     """
     name = check_vehicle_name(record.robot_name if name is None else name)
-    thrusters, echosounders = [], []
+    thrusters = []
     for part in record.parts:
         data = _part_type(catalogue, part)
         if data.propeller is not None:
@@ -118,29 +135,52 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
             gz_topic = f'/{name}/{topic}'
             thrusters.append(ThrusterTopics(part.name, part.type, f'{part.name}_joint', name,
                                             topic, gz_topic, gz_topic))
-        echo = data.echosounder
-        if echo is not None:
-            link = next((f.link for f in record.frames_of(part.name) if f.name == echo.frame),
-                        None)
-            if link is None:
-                recorded = ', '.join(f.name for f in record.frames_of(part.name)) or 'none'
-                raise BlueRoboticsPartsError(
-                    f'echosounder {part.name} ({part.type}) has its beam on frame '
-                    f'{echo.frame!r}, but the URDF records no such frame of {part.name}; '
-                    f'recorded: {recorded}')
-            scan = f'/{name}/{part.name}/scan'
-            echosounders.append(EchosounderTopics(part.name, part.type, link,
-                                                  frame_id(name, link), scan, f'{scan}/points',
-                                                  scan, f'/{name}/{part.name}/range'))
     root = record.base.name
+    sensors = tuple(sensor_topics(name, record, part, section, values)
+                    for part in record.parts
+                    for section, values in _part_type(catalogue, part).sensor_sections.items())
     return VehicleTopics(
-        name=name, root_link=root, thrusters=tuple(thrusters), echosounders=tuple(echosounders),
+        name=name, root_link=root, thrusters=tuple(thrusters),
+        sensors=sensors,
         gz_joint_state_topic=f'/model/{name}/joint_state',
         ros_joint_state_topic=f'/{name}/joint_states',
         gz_odometry_topic=f'/model/{name}/odometry',
-        ros_odometry_topic=f'/{name}/odometry',
+        ros_odometry_topic=ros_odometry_topic(name),
         gz_tf_topic=f'/model/{name}/tf', ros_tf_topic='/tf',
         odom_frame=frame_id(name, 'odom'), base_frame=frame_id(name, root))
+
+
+def sensor_topics(name: str, record: AssemblyRecord, part, section: str,
+                  values: dict) -> SensorTopics:
+    """
+    Return the names of the sensor that section ``section`` of a part's data describes.
+
+    ``values``: the section (sensors.KINDS[section] says its keys); its frame keys name frames
+    of the part, which the record has as links. Raises when the record lacks one.
+    """
+    kind = KINDS[section]
+    frames = {f.name: f.link for f in record.frames_of(part.name)}
+    links = {}
+    for key in kind.frame_keys:
+        if key not in values:
+            continue
+        if values[key] not in frames:
+            recorded = ', '.join(frames) or 'none'
+            raise BlueRoboticsPartsError(
+                f'{section} of {part.name} ({part.type}) is on frame {values[key]!r}, but the '
+                f'URDF records no such frame of {part.name}; recorded: {recorded}')
+        links[key] = frames[values[key]]
+    link = links.pop('frame')
+    base = f'/{name}/{part.name}'
+    ros = {stream.what: f'{base}/{stream.what}' for stream in kind.streams}
+    gz = {stream.what: ros[stream.what] + stream.gz_suffix for stream in kind.streams
+          if stream.gz_type is not None}
+    return SensorTopics(
+        key=f'{part.name}/{kind.what}', kind=section, instance=part.name, type=part.type,
+        sensor_name=f'{part.name}_{kind.what}', link=link, frame_id=frame_id(name, link),
+        gz_topic=f'{base}/{kind.what}', ros=ros, gz=gz,
+        frame_links=links, frame_ids={key: frame_id(name, value) for key, value in links.items()},
+        odometry_topic=ros_odometry_topic(name))
 
 
 def _part_type(catalogue: Catalogue, part):

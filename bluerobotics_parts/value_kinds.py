@@ -41,6 +41,7 @@ class Kind:
     schema: dict
     check: Callable | None = None  # value -> complaint ('must be ..., got 1') or None
     fields: dict = field(default_factory=dict)  # a mapping's keys -> their kinds
+    role: str = ''  # a check only the value's owner can make ('frame': one of its part's)
 
     def complaint(self, value) -> str | None:
         """Return what is wrong with ``value`` ('must be a number, got 'x''), or None."""
@@ -71,15 +72,18 @@ def is_real(value) -> bool:
     return not isinstance(value, str) and is_number(value)
 
 
-def number(positive: bool = False) -> Kind:
+def number(positive: bool = False, nonnegative: bool = False) -> Kind:
     def check(value):
         if not is_real(value):
             return f'must be a number, got {shown(value)}'
         if positive and value <= 0:
             return f'must be positive, got {shown(value)}'
+        if nonnegative and value < 0:
+            return f'must not be negative, got {shown(value)}'
         return None
 
-    schema = {'type': 'number', **({'exclusiveMinimum': 0} if positive else {})}
+    schema = {'type': 'number', **({'exclusiveMinimum': 0} if positive else {}),
+              **({'minimum': 0} if nonnegative and not positive else {})}
     return Kind(schema, check)
 
 
@@ -123,6 +127,17 @@ def text() -> Kind:
         return None if ok else 'must be non-empty text'
 
     return Kind({'type': 'string', 'minLength': 1, 'pattern': r'^[^\x00-\x1f\x7f]*$'}, check)
+
+
+def frame_name() -> Kind:
+    """
+    Return the kind of a key naming one of its part's frames.
+
+    Only the part knows its frames: part_format checks the name against them (any value that
+    is not one is refused there, with the frames listed); the schema asks for text.
+    """
+    return Kind({'type': 'string', 'minLength': 1}, role='frame').described(
+        "one of the part's frames")
 
 
 def string() -> Kind:

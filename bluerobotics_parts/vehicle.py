@@ -40,6 +40,8 @@ from xml.etree import ElementTree
 
 from . import catalogue as part_catalogue
 from . import record as assembly_record
+from . import sensors as sensors_registry, topics
+from .errors import BlueRoboticsPartsError
 from .urdf_tree import floats, require_link, tree, unique
 from .vehicle_errors import (NoParentJoint, NotAnAncestor, slot_key, UnknownJoint,  # noqa: F401
                              UnknownLink, UnknownPart, UnknownSlot, VehicleError)
@@ -110,24 +112,31 @@ class Actuator:
 
 @dataclass(frozen=True)
 class Sensor:
-    """A fitted echosounder part; ``frame`` is the link its beam starts from (+x along it)."""
+    """
+    A sensor (or light) of a fitted part: one section of the sensor registry (sensors.py).
 
-    name: str
+    Keyed ``<instance>/<what>`` (``ping/scan``, ``navigator/imu``), like its ROS topic
+    ``/<vehicle>/<instance>/<what>``.
+    """
+
+    name: str  # "<instance>/<what>"
+    kind: str  # the part-data section: echosounder, imu, magnetometer, navsat, camera, ...
+    part: str  # the instance carrying it
     type: str  # noqa: A003 (the part type)
-    link: str  # the part's own link
-    frame: str
-    beam_width: float  # rad
-    range_min: float  # m
-    range_max: float  # m
-    update_rate: float  # Hz
-    frequency: float | None  # Hz
-    samples: int
+    link: str  # the link it sits on: its section's frame
+    frames: dict  # the section's other frame keys -> links (a camera's optical frame)
+    values: dict  # its part data, SI units (provenance notes left out)
+
+    @property
+    def frame(self) -> str:
+        """Return the link it sits on (an echosounder's beam starts there, along +x)."""
+        return self.link
 
 
 class Vehicle:
     """Flat maps of a resolved vehicle and the queries over its tree (see the module doc)."""
 
-    def __init__(self, name, root, links, joints, parts, slots, actuators, sensors):
+    def __init__(self, name, root, links, joints, parts, slots, actuators, sensors, lights=None):
         self.name = name
         self._root = root
         self.links: dict[str, Link] = links
@@ -135,7 +144,8 @@ class Vehicle:
         self.parts: dict[str, Part] = parts
         self.slots: dict[str, Slot] = slots
         self.actuators: dict[str, Actuator] = actuators
-        self.sensors: dict[str, Sensor] = sensors
+        self.sensors: dict[str, Sensor] = sensors  # "<instance>/<what>" -> Sensor
+        self.lights: dict[str, Sensor] = lights or {}  # the same, for lights
 
     @classmethod
     def from_urdf(cls, urdf: str | bytes, folder=None) -> 'Vehicle':
@@ -294,14 +304,14 @@ def _build(robot: ElementTree.Element, recorded, catalogue) -> Vehicle:
         links[name] = _link(link_elements[name], joint, tuple(children[name]), part)
     ordered_joints = {links[name].parent_joint: joints[links[name].parent_joint]
                       for name in order[1:]}
-    actuators, sensors = _devices(recorded, parts, catalogue)
+    actuators, sensors, lights = _devices(recorded, parts, catalogue)
     return Vehicle(recorded.robot_name or robot.get('name', ''), root, links, ordered_joints,
-                   parts, slots, actuators, sensors)
+                   parts, slots, actuators, sensors, lights)
 
 
-def _devices(recorded, parts: dict, catalogue) -> tuple[dict, dict]:
-    """Actuators and sensors from the part data of each fitted instance (user parts too)."""
-    actuators, sensors = {}, {}
+def _devices(recorded, parts: dict, catalogue) -> tuple[dict, dict, dict]:
+    """Actuators, sensors and lights from the part data of each instance (user parts too)."""
+    actuators, sensors, lights = {}, {}, {}
     for part in parts.values():
         if part.type not in catalogue:
             raise VehicleError(f'part {part.name} has type {part.type}, which neither the '
@@ -312,16 +322,24 @@ def _devices(recorded, parts: dict, catalogue) -> tuple[dict, dict]:
                 part.name, part.joint, part.type, propeller.rotation, propeller.diameter,
                 propeller.max_thrust, propeller.min_thrust, propeller.signed_thrust_coefficient,
                 None if propeller.max_rpm is None else propeller.max_rpm * 2.0 * math.pi / 60.0)
-        if (echo := data.echosounder) is not None:
-            frame = next((f.link for f in recorded.frames_of(part.name) if f.name == echo.frame),
-                         None)
-            if frame is None:
-                raise VehicleError(f'echosounder {part.name} ({part.type}): the record has no '
-                                   f'frame {echo.frame!r} of it')
-            sensors[part.name] = Sensor(part.name, part.type, part.link, frame, echo.beam_width,
-                                        echo.range_min, echo.range_max, echo.update_rate,
-                                        echo.frequency, echo.samples)
-    return actuators, sensors
+        for section, values in data.sensor_sections.items():
+            try:
+                names = topics.sensor_topics(recorded.robot_name or 'vehicle', recorded,
+                                             recorded.part(part.name), section, values)
+            except BlueRoboticsPartsError as error:
+                raise VehicleError(str(error)) from None
+            record = Sensor(names.key, section, part.name, part.type, names.link,
+                            dict(names.frame_links),
+                            {key: _si(value) for key, value in values.items()})
+            target = lights if sensors_registry.KINDS[section].category == 'light' else sensors
+            target[names.key] = record
+    return actuators, sensors, lights
+
+
+def _si(value):
+    """Return a part-data number as a float (frame names and other text as they are)."""
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else value
 
 
 def _joint(element) -> Joint:

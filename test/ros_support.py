@@ -174,7 +174,7 @@ def make_prefix(prefix: Path, doubles: bool = True) -> Path:
 
 
 def _this_checkout(prefix: Path) -> None:
-    """Register this checkout in the prefix, its data linked, scan_to_range run from it."""
+    """Register this checkout in the prefix, its data linked, its converter nodes run from it."""
     _register(prefix, PACKAGE)
     share = prefix / 'share' / PACKAGE
     share.mkdir(parents=True, exist_ok=True)
@@ -183,8 +183,10 @@ def _this_checkout(prefix: Path) -> None:
     (share / 'launch').mkdir()  # ros2 launch walks the share folder without following links
     for launch_file in (REPO / 'launch').glob('*.launch.py'):
         (share / 'launch' / launch_file.name).symlink_to(launch_file)
-    _script(prefix / 'lib' / PACKAGE / 'scan_to_range',
-            f'#!/bin/sh\nexec {sys.executable} -m {PACKAGE}.range_node "$@"\n')
+    for program, module in (('scan_to_range', 'range_node'),
+                            ('pose_to_pressure', 'pressure_node')):
+        _script(prefix / 'lib' / PACKAGE / program,
+                f'#!/bin/sh\nexec {sys.executable} -m {PACKAGE}.{module} "$@"\n')
 
 
 def _ros_gz_sim(prefix: Path) -> None:

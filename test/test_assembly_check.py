@@ -86,7 +86,8 @@ def test_adhoc_slot_whose_of_matches_nothing(tmp_path):
         resolve_config(config)
     assert str(caught.value) == (f'{config.file}:2: slots entry #1 (top): of: mast matches no '
                                  'fitted instance; instances: base_link, battery_port, '
-                                 'battery_stbd, flag, motor_port, motor_stbd, ping, ping_mount')
+                                 'battery_stbd, flag, gnss, motor_port, motor_stbd, navigator, '
+                                 'ping, ping_mount')
 
 
 def test_free_placement_whose_parent_matches_nothing(tmp_path):
@@ -94,9 +95,9 @@ def test_free_placement_whose_parent_matches_nothing(tmp_path):
     urdf_config = located(tmp_path / '..', 'parts:\n  - {type: blueboat_flag, name: f2}\n')
     found = messages(assembly.problems(config, resolve_config(urdf_config).urdf))
     assert found == [f'{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; '
-                     'instances: base_link, battery_port, battery_stbd, f2, flag, motor_port, '
-                     'motor_stbd, ping, ping_mount (slot and frame links such as base_link_mast '
-                     'or mast_top work too)']
+                     'instances: base_link, battery_port, battery_stbd, f2, flag, gnss, '
+                     'motor_port, motor_stbd, navigator, ping, ping_mount (slot and frame '
+                     'links such as base_link_mast or mast_top work too)']
 
 
 def test_two_instances_with_the_same_name(tmp_path):

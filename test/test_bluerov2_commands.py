@@ -65,7 +65,7 @@ def test_the_api_builds_an_rov_and_writes_a_config_that_resolves_the_same(tmp_pa
            .fit('sonar', 'ping_singlebeam').empty('light_stbd'))
     vehicle = rov.build_vehicle()
     assert sorted(vehicle.actuators) == [f'thruster_{n}' for n in range(1, 7)]
-    assert 'sonar' in vehicle.sensors and 'light_stbd' not in vehicle.parts
+    assert 'sonar/scan' in vehicle.sensors and 'light_stbd' not in vehicle.parts
     assert vehicle.path_between('base_link', 'sonar_beam')[-1] == 'sonar_beam'
     path = rov.to_yaml(tmp_path / 'rov7.yaml')
     assert Assembly.from_yaml(path).build() == rov.build()

@@ -35,6 +35,9 @@ ACCESSORY_SLOTS = {  # slot: (accepts, default)
     'light_stbd': (('lumen_light',), 'lumen_light'),
     'sonar': (('ping_singlebeam',), 'none'),
     'payload': (('bluerov2_payload_skid',), 'none'),
+    'navigator': (('navigator_flight_controller',), 'navigator_flight_controller'),
+    'depth': (('bar30_pressure_sensor',), 'bar30_pressure_sensor'),
+    'scanning_sonar': (('ping360',), 'none'),
 }
 FRAMES = {'bluerov2_frame': 6, 'bluerov2_heavy_frame': 8}
 

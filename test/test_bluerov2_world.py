@@ -82,8 +82,8 @@ def _solids(element):
 def test_the_seabed_lies_10_m_down_within_the_echosounders_range_and_things_rest_on_it():
     solids = {name: (low, high) for name, low, high in _solids(world())}
     assert math.isclose(solids.pop('seabed')[1], SEABED)
-    ping = shipped()['ping_singlebeam'].echosounder
-    assert ping.range_min < -SEABED < ping.range_max
+    ping = shipped()['ping_singlebeam'].sensor_sections['echosounder']
+    assert ping['range_min'] < -SEABED < ping['range_max']
     for name, (low, high) in solids.items():
         assert low <= SEABED + 0.05, name  # on the seabed, not floating
         assert low >= SEABED - 0.2, name  # not sunk far into it

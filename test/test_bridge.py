@@ -40,6 +40,13 @@ DEFAULT = [
     # the echosounder's whole cone: gz-sensors' point cloud of the gpu_lidar (echosounder.py)
     ['/blueboat/ping/scan', '/blueboat/ping/scan/points', 'sensor_msgs/msg/PointCloud2',
      'gz.msgs.PointCloudPacked', 'GZ_TO_ROS'],
+    # the Navigator's IMU and magnetometer and the GNSS receiver, fitted by default
+    ['/blueboat/navigator/imu', '/blueboat/navigator/imu', 'sensor_msgs/msg/Imu', 'gz.msgs.IMU',
+     'GZ_TO_ROS'],
+    ['/blueboat/navigator/magnetic_field', '/blueboat/navigator/magnetic_field',
+     'sensor_msgs/msg/MagneticField', 'gz.msgs.Magnetometer', 'GZ_TO_ROS'],
+    ['/blueboat/gnss/fix', '/blueboat/gnss/fix', 'sensor_msgs/msg/NavSatFix', 'gz.msgs.NavSat',
+     'GZ_TO_ROS'],
 ]
 
 
@@ -55,7 +62,7 @@ def rows(entries):
 def test_default_entries(default):
     entries = bridge.bridge_entries(default.manifest, default.catalogue())
     assert rows(entries) == DEFAULT
-    assert [entry.get('lazy', False) for entry in entries] == [False] * 6 + [True]
+    assert [entry.get('lazy', False) for entry in entries] == [False] * 6 + [True] * 4
     assert all(set(entry) <= set(KEYS) | {'lazy'} for entry in entries)
 
 
@@ -72,7 +79,7 @@ def test_the_yaml_is_the_list_parameter_bridge_reads(default):
 def test_no_ping_removes_the_scan_entry():
     resolved = resolve_config(CONFIG_DIR / 'examples' / 'no_ping.yaml')
     entries = bridge.bridge_entries(resolved.manifest, resolved.catalogue())
-    assert rows(entries) == DEFAULT[:-1]
+    assert rows(entries) == DEFAULT[:6] + DEFAULT[7:]
     assert not any(e['ros_type_name'] == 'sensor_msgs/msg/PointCloud2' for e in entries)
 
 

@@ -51,7 +51,8 @@ def test_build_writes_exactly_the_two_artefacts(default_build):
     urdf = (out / URDF_FILE).read_text(encoding='utf-8')
     root = ElementTree.fromstring(urdf.encode())
     assert root.get('name') == 'blueboat'
-    assert len(root.findall('gazebo')) == 6
+    # 2 thrusters, the echosounder, the IMU, magnetometer and GNSS, 3 vehicle systems
+    assert len(root.findall('gazebo')) == 9
     assert isinstance(yaml.safe_load((out / BRIDGE_FILE).read_text(encoding='utf-8')), list)
 
 
@@ -64,7 +65,7 @@ def test_build_prints_the_summary(default_build):
     assert ('  motor_port: joint motor_port_joint, command /blueboat/motor_port/thrust '
             '(std_msgs/Float64, N)\n') in text
     assert '  motor_stbd: joint motor_stbd_joint, command /blueboat/motor_stbd/thrust' in text
-    assert ('  ping: frame blueboat/ping_beam, scan /blueboat/ping/scan, '
+    assert ('  ping/scan: echosounder, frame blueboat/ping_beam, scan /blueboat/ping/scan, '
             'range /blueboat/ping/range\n') in text
     masses = [float(m.get('value')) for m in
               ElementTree.parse(out / URDF_FILE).getroot().iter('mass')]
@@ -116,6 +117,8 @@ def test_build_with_a_name_renames_everything(tmp_path):
 
 def test_summary_without_sensors(tmp_path):
     config = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n'
+                                    '  - {slot: navigator, type: none}\n'
+                                    '  - {slot: gnss, type: none}\n'
                                     '  - {slot: motor_port, type: t200_thruster_ccw}\n')
     result = build(config)
     text = summary(result, [tmp_path / URDF_FILE], 'sha256:' + '0' * 64)

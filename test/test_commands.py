@@ -37,6 +37,14 @@ base_link (blueboat_chassis)
     [ping_mount] ping_mount (blueboat_ping_singlebeam_mount)
         [ping] ping (ping_singlebeam)
             <frame beam>
+            <sensor echosounder /blueboat/ping/scan /blueboat/ping/range>
+    [navigator] navigator (navigator_flight_controller)
+        <frame imu>
+        <sensor imu /blueboat/navigator/imu>
+        <sensor magnetometer /blueboat/navigator/magnetic_field>
+    [gnss] gnss (blueboat_gnss)
+        <frame antenna>
+        <sensor navsat /blueboat/gnss/fix>
     [battery_port] battery_port (blueboat_battery)
     [battery_stbd] battery_stbd (blueboat_battery)
 """
@@ -46,7 +54,7 @@ def test_parts_lists_the_catalogue_with_slots():
     result = cli('parts')
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert 'blueboat_chassis  (14.15 kg)' in out
+    assert 'blueboat_chassis  (14.07 kg)' in out
     assert ('    slot motor_port: accepts m200_weedless_prop_ccw, t200_thruster_ccw; default '
             'm200_weedless_prop_ccw  (joint continuous, no collision)') in out
     assert '    slot mast: accepts blueboat_antenna_mast; default none' in out
@@ -127,8 +135,8 @@ def test_check_assembly_ok_and_problems(tmp_path):
         'blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this '
         'config',
         f'error: {bad}:4: parts entry #2 (slot x): of: nobody matches no fitted instance; '
-        'instances: base_link, battery_port, battery_stbd, flag, motor_port, motor_stbd, ping, '
-        'ping_mount',
+        'instances: base_link, battery_port, battery_stbd, flag, gnss, motor_port, motor_stbd, '
+        'navigator, ping, ping_mount',
     ]
 
 

@@ -67,7 +67,7 @@ def test_a_reading_carries_the_cone_and_interval():
 
 
 def test_the_shipped_ping_gives_its_datasheet_cone():
-    ping = catalogue.shipped()['ping_singlebeam'].echosounder
+    ping = catalogue.shipped()['ping_singlebeam'].sensor_sections['echosounder']
     spec = RangeSpec.from_part(ping)
     assert spec.field_of_view == pytest.approx(math.radians(25))  # Ping2 beam width
     assert (spec.min_range, spec.max_range) == (0.5, 100.0)
@@ -90,11 +90,11 @@ def test_a_spec_that_describes_no_ranger_is_refused(kwargs, words):
 
 # -- the cone: a square grid of rays, bridged as a point cloud ----------------------------------
 
-PING = catalogue.shipped()['ping_singlebeam'].echosounder
+PING = catalogue.shipped()['ping_singlebeam'].sensor_sections['echosounder']
 
 
 def test_the_grid_covers_the_cone_on_both_axes():
-    grid = RayGrid(PING.beam_width, PING.samples)
+    grid = RayGrid(PING['beam_width'], PING['samples'])
     angles = [math.degrees(a) for a in grid.angles()]
     assert len(angles) == 9
     assert (angles[0], angles[-1]) == (pytest.approx(-12.5), pytest.approx(12.5))
@@ -141,7 +141,7 @@ class Cloud:
         return self.width * self.point_step
 
 
-def cloud(depths, samples=9, beam_width=PING.beam_width) -> Cloud:
+def cloud(depths, samples=9, beam_width=PING['beam_width']) -> Cloud:
     """
     Return a cloud whose ray k (row by row) returned ``depths[k]``.
 

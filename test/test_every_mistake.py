@@ -70,8 +70,8 @@ def test_a_config_with_seven_independent_mistakes_gets_seven_messages_in_line_or
         '(blueboat_ping_singlebeam_mount) has '
         "no slot 'pingg'; its slots: ping",
         f'{path}:8: parts entry #5 (slot x): of: nobody matches no fitted instance; instances: '
-        'base_link, battery_port, battery_stbd, f1, flag, motor_port, motor_stbd, ping, '
-        'ping_mount',
+        'base_link, battery_port, battery_stbd, f1, flag, gnss, motor_port, motor_stbd, '
+        'navigator, ping, ping_mount',
         f'{path}:9: 2 instances are named flag (under base_link_flag, under base_link); '
         'instance names become link names and must be unique: give one a name: of its own',
         f'{path}:11: ASSEMBLY ERROR: slots entry #1 (bow) defaults to ping_singlebeam, which it '

@@ -379,10 +379,10 @@ def test_verify_catches_an_edited_config(exported, tmp_path):
 def test_verify_catches_an_edited_urdf_with_a_matching_digest(exported, tmp_path):
     folder = copy_of(exported, tmp_path)
     urdf = folder / 'robot.urdf'
-    urdf.write_text(urdf.read_text().replace('<mass value="14.15"', '<mass value="1.415"'))
+    urdf.write_text(urdf.read_text().replace('<mass value="14.07"', '<mass value="1.407"'))
     relist(folder, 'robot.urdf')
     with pytest.raises(DescriptionError, match=r'robot.urdf is not what building config.yaml '
-                                               r'gives.*line \d+ is .*1\.415'):
+                                               r'gives.*line \d+ is .*1\.407'):
         verify(folder)
 
 

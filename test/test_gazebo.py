@@ -163,26 +163,27 @@ def test_the_coefficient_rule():
 
 def test_echosounder_is_a_gpu_lidar_cone_on_its_beam_frame(default):
     _, root = default
-    (block,) = [g for g in root.findall('gazebo') if g.get('reference')]
+    (block,) = [g for g in root.findall('gazebo') if g.find("sensor[@type='gpu_lidar']")
+                is not None]
     assert block.get('reference') == 'ping_beam'
     sensor = block.find('sensor')
-    echo = shipped()['ping_singlebeam'].echosounder
-    assert (sensor.get('name'), sensor.get('type')) == ('ping', 'gpu_lidar')
+    echo = shipped()['ping_singlebeam'].sensor_sections['echosounder']
+    assert (sensor.get('name'), sensor.get('type')) == ('ping_scan', 'gpu_lidar')
     assert [float(v) for v in sensor.findtext('pose').split()] == [0.0] * 6
     assert sensor.findtext('topic') == '/blueboat/ping/scan'
     assert sensor.findtext('gz_frame_id') == 'blueboat/ping_beam'
     assert sensor.find('frame_id') is None
     assert (sensor.findtext('always_on'), sensor.findtext('visualize')) == ('true', 'false')
-    assert float(sensor.findtext('update_rate')) == echo.update_rate
+    assert float(sensor.findtext('update_rate')) == echo['update_rate']
     for axis in ('horizontal', 'vertical'):  # a square grid over the cone, both axes
         scan = sensor.find(f'lidar/scan/{axis}')
-        assert int(scan.findtext('samples')) == echo.samples == 9
+        assert int(scan.findtext('samples')) == echo['samples'] == 9
         assert int(scan.findtext('resolution')) == 1
         low, high = float(scan.findtext('min_angle')), float(scan.findtext('max_angle'))
-        assert (low, high) == (-echo.beam_width / 2, echo.beam_width / 2)
+        assert (low, high) == (-echo['beam_width'] / 2, echo['beam_width'] / 2)
         assert math.degrees(high - low) == pytest.approx(25.0)  # the Ping2's published beam
-    assert float(sensor.findtext('lidar/range/min')) == echo.range_min == 0.5
-    assert float(sensor.findtext('lidar/range/max')) == echo.range_max == 100.0
+    assert float(sensor.findtext('lidar/range/min')) == echo['range_min'] == 0.5
+    assert float(sensor.findtext('lidar/range/max')) == echo['range_max'] == 100.0
 
 
 def test_ionic_writes_frame_id():
@@ -234,9 +235,10 @@ def test_parts_with_nothing_to_simulate_add_nothing():
     for config in ('blueboat.yaml', 'examples/mast_and_payload.yaml', 'examples/no_ping.yaml'):
         root = ElementTree.fromstring(compose(CONFIG_DIR / config).encode())
         count[config] = len(root.findall('gazebo'))
-    # two thrusters + one echosounder + joint states, odometry, hydrodynamics
-    assert count == {'blueboat.yaml': 6, 'examples/mast_and_payload.yaml': 6,
-                     'examples/no_ping.yaml': 5}
+    # two thrusters + one echosounder + IMU, magnetometer and GNSS + joint states, odometry,
+    # hydrodynamics
+    assert count == {'blueboat.yaml': 9, 'examples/mast_and_payload.yaml': 9,
+                     'examples/no_ping.yaml': 8}
 
 
 def test_output_is_deterministic(default):

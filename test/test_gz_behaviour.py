@@ -224,17 +224,21 @@ def test_a_water_current_carries_the_boat(tmp_path):
     assert all(abs(v[1]) < 0.05 for v in trace.velocity)
 
 
-def test_the_test_world_is_the_shipped_world_without_the_sensors_system():
+def test_the_test_world_is_the_shipped_world_without_the_sensor_systems():
     """
     Read from config/worlds/water.sdf each time (no copy to drift).
 
-    only the Sensors system goes (the headless build has none), the step and the real-time factor
-    are the test's.
+    Only the sensor systems go (the headless build has none of them), the step and the
+    real-time factor are the test's.
     """
     shipped = ElementTree.parse(gz_support.WORLD).getroot()
     world = shipped.find('world')
-    (sensors,) = [p for p in world.findall('plugin') if p.get('name') == gz_support.SENSORS_SYSTEM]
-    world.remove(sensors)
+    sensors = [p for p in world.findall('plugin')
+               if p.get('name') not in gz_support.HEADLESS_SYSTEMS]
+    assert sorted(p.get('name') for p in sensors) == sorted(
+        f'gz::sim::systems::{name}' for name in ('Sensors', 'Imu', 'Magnetometer', 'NavSat'))
+    for plugin in sensors:
+        world.remove(plugin)
     world.find('physics/max_step_size').text = '0.01'
     world.find('physics/real_time_factor').text = '0'
     model = ElementTree.fromstring('<model name="m"/>')

@@ -140,7 +140,8 @@ def test_a_user_part_slot_naming_an_unknown_type_is_named_at_its_line(tmp_path):
     with pytest.raises(ConfigError) as caught:
         catalogue([part])
     assert str(caught.value).startswith(f'{part}:4: slot s: accepts names unknown part type '
-                                        "'ping_singlbeam'; known types: blueboat_antenna_mast")
+                                        "'ping_singlbeam'; known types: bar30_pressure_sensor, "
+                                        'blueboat_antenna_mast')
 
 
 @pytest.mark.parametrize('mesh', ['../outside.stl', '/etc/passwd', 'file:///etc/passwd',

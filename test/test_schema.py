@@ -247,26 +247,40 @@ def test_the_part_schema_has_every_key_of_the_format_and_no_other():
 
 
 def test_a_section_added_the_usual_way_appears_in_the_schema(monkeypatch):
-    """A sensor section as part_format's doc says: a KEYS tuple, PART_KEYS, SECTION_CHECKS."""
-    def check_imu(checker, data, frames):
-        checker.section('imu', data, part_format.IMU_KEYS, ('frame',))
+    """A section as part_format's doc says: a KEYS tuple, PART_KEYS, SECTION_CHECKS."""
+    def check_thermometer(checker, data, frames):
+        checker.section('thermometer', data, part_format.THERMOMETER_KEYS, ('frame',))
 
-    monkeypatch.setattr(part_format, 'IMU_KEYS', ('frame', 'update_rate', 'noise'),
+    monkeypatch.setattr(part_format, 'THERMOMETER_KEYS', ('frame', 'update_rate', 'noise'),
                         raising=False)
-    monkeypatch.setattr(part_format, 'PART_KEYS', part_format.PART_KEYS + ('imu',))
-    monkeypatch.setitem(part_format.SECTION_CHECKS, 'imu', check_imu)
+    monkeypatch.setattr(part_format, 'PART_KEYS', part_format.PART_KEYS + ('thermometer',))
+    monkeypatch.setitem(part_format.SECTION_CHECKS, 'thermometer', check_thermometer)
     generated = schema.part_schema()
-    imu = generated['properties']['imu']
-    assert tuple(imu['properties']) == ('frame', 'update_rate', 'noise')
-    assert imu['additionalProperties'] is False
-    part = {'type': 'imu_part', 'imu': {'frame': 'f', 'update_rate': 100}}
+    section = generated['properties']['thermometer']
+    assert tuple(section['properties']) == ('frame', 'update_rate', 'noise')
+    assert section['additionalProperties'] is False
+    part = {'type': 'thermo_part', 'thermometer': {'frame': 'f', 'update_rate': 100}}
     assert list(jsonschema.Draft7Validator(generated).iter_errors(part)) == []
-    part['imu']['rate'] = 1
+    part['thermometer']['rate'] = 1
     assert list(jsonschema.Draft7Validator(generated).iter_errors(part))
     assert part_loader_problems(part)  # the loader refuses the same key
     # with <SECTION>_REQUIRED declared, the schema requires them too
-    monkeypatch.setattr(part_format, 'IMU_REQUIRED', ('frame',), raising=False)
-    assert schema.part_schema()['properties']['imu']['required'] == ['frame']
+    monkeypatch.setattr(part_format, 'THERMOMETER_REQUIRED', ('frame',), raising=False)
+    assert schema.part_schema()['properties']['thermometer']['required'] == ['frame']
+
+
+def test_every_section_of_the_sensor_registry_is_in_the_schema_as_the_checker_reads_it():
+    """A sensor kind's keys, kinds and required keys come from sensors.KINDS, for both."""
+    from bluerobotics_parts.sensors import KINDS
+
+    generated = schema.part_schema()['properties']
+    for section, kind in KINDS.items():
+        assert section in part_format.PART_KEYS and section in part_format.SECTION_CHECKS
+        assert tuple(generated[section]['properties']) == tuple(kind.fields), section
+        assert generated[section]['required'] == list(kind.required), section
+        missing = {'type': 'p', section: {}}
+        assert [p.message for p in part_loader_problems(missing)] == \
+            [f'{section} needs {key}' for key in kind.required], section
 
 
 def test_the_config_schema_offers_the_shipped_types_and_slots():

@@ -33,6 +33,7 @@ from xml.etree import ElementTree
 from bluerobotics_parts import kinematics
 from bluerobotics_parts.build import build
 from bluerobotics_parts.gazebo import CARRIER_MASS
+from bluerobotics_parts.sensors import KINDS
 from bluerobotics_parts.topics import vehicle_topics
 from conftest import REPO, run, SHIPPED_CONFIGS, tool, write_config
 import gz_support
@@ -188,49 +189,103 @@ def test_the_lumped_links_remain_as_frames_where_they_were(case):
         same_pose(pose(placed), poses[link])
 
 
-def test_the_echosounder_sits_on_the_root_link_at_its_beam_frame(case):
+def root_sensors(result, model) -> dict:
+    """Return the converted model's sensors on the root link, by name."""
+    root = model.link_by_name(result.vehicle.root_link)
+    return {root.sensor_by_index(i).name(): root.sensor_by_index(i)
+            for i in range(root.sensor_count())}
+
+
+def test_every_sensor_sits_on_the_root_link_at_its_frame(case):
+    """
+    Lump every sensor into the root link at its frame's pose, with its topic and frame id.
+
+    Every fixed joint is lumped, so each sensor moves into the root link with the pose of
+    the link it was written on (our kinematics); sensors of kinds with no gz element (the
+    pressure sensor) and lights are not sensors there.
+    """
     result, _, model, xml = case
     names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
-    root = model.link_by_name(result.vehicle.root_link)
-    sensors = {root.sensor_by_index(i).name(): root.sensor_by_index(i)
-               for i in range(root.sensor_count())}
-    assert sorted(sensors) == sorted(e.instance for e in names.echosounders)
+    sensors = root_sensors(result, model)
+    written = [s for s in names.sensors if KINDS[s.kind].block is not None
+               and KINDS[s.kind].category == 'sensor']
+    assert sorted(sensors) == sorted(s.sensor_name for s in written)
     poses = kinematics.link_poses(result.vehicle)
-    for echo in names.echosounders:
-        sensor = sensors[echo.instance]
+    for names_of in written:
+        sensor = sensors[names_of.sensor_name]
         # the converter prints the lumped sensor's angles to 6 digits (pi/2 as 1.57079)
-        same_pose(pose(sensor.semantic_pose().resolve('__model__')), poses[echo.link], 1e-5)
-        assert sensor.topic() == echo.gz_scan_topic
-        lidar, part = sensor.lidar_sensor(), result.catalogue[echo.type].echosounder
-        for axis in ('horizontal', 'vertical'):  # the cone: a square grid on both axes
-            assert getattr(lidar, f'{axis}_scan_samples')() == part.samples
-            assert getattr(lidar, f'{axis}_scan_min_angle')().radian() == \
-                pytest.approx(-part.beam_width / 2)
-            assert getattr(lidar, f'{axis}_scan_max_angle')().radian() == \
-                pytest.approx(part.beam_width / 2)
-        assert (lidar.range_min(), lidar.range_max()) == (part.range_min, part.range_max)
+        same_pose(pose(sensor.semantic_pose().resolve('__model__')), poses[names_of.link], 1e-5)
+        assert sensor.topic() == names_of.gz_topic
         # gz-sensors 8 reads <gz_frame_id>: SDFormat 14 keeps it (warning: not in the spec)
-        written = xml.find(f".//sensor[@name='{echo.instance}']")
-        assert written.findtext('gz_frame_id') == echo.frame_id
+        element = xml.find(f".//sensor[@name='{names_of.sensor_name}']")
+        assert element.findtext('gz_frame_id') == names_of.frame_id
 
 
-def test_gz_topics_of_the_model_are_the_bridge_topics(case):
-    result, _, _, model = case
+def test_the_echosounder_is_its_cone(case):
+    result, _, model, _ = case
+    names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    sensors = root_sensors(result, model)
+    for echo in [s for s in names.sensors if s.kind == 'echosounder']:
+        lidar, part = sensors[f'{echo.instance}_scan'].lidar_sensor(), \
+            result.catalogue[echo.type].sensor_sections['echosounder']
+        for axis in ('horizontal', 'vertical'):  # the cone: a square grid on both axes
+            assert getattr(lidar, f'{axis}_scan_samples')() == part['samples']
+            assert getattr(lidar, f'{axis}_scan_min_angle')().radian() == \
+                pytest.approx(-part['beam_width'] / 2)
+            assert getattr(lidar, f'{axis}_scan_max_angle')().radian() == \
+                pytest.approx(part['beam_width'] / 2)
+        assert (lidar.range_min(), lidar.range_max()) == (part['range_min'], part['range_max'])
+
+
+def published_topics(model) -> dict:
+    """
+    Return what the converted model publishes or subscribes in gz: topic -> (gz type, direction).
+
+    The rules are gz's, from its sources (gz-sim8_8.14.0 systems; gz-sensors8_8.2.2 sensors):
+    a Thruster listens on /<namespace>/<topic>; a gpu_lidar publishes its LaserScan on <topic>
+    and its cloud on <topic>/points (GpuLidarSensor::Load); a camera its Image on <topic> and
+    CameraInfo on <camera_info_topic> (CameraSensor::Load); IMU, magnetometer and NavSat
+    sensors one message on <topic>.
+    """
     published = {}
     for plugin in model.findall('plugin'):
         kind = plugin.get('name')
         if kind == 'gz::sim::systems::Thruster':
-            published[f"/{plugin.findtext('namespace')}/{plugin.findtext('topic')}"] = 'ROS_TO_GZ'
+            published[f"/{plugin.findtext('namespace')}/{plugin.findtext('topic')}"] = (
+                'gz.msgs.Double', 'ROS_TO_GZ')
         elif kind == 'gz::sim::systems::JointStatePublisher':
-            published[plugin.findtext('topic')] = 'GZ_TO_ROS'
+            published[plugin.findtext('topic')] = ('gz.msgs.Model', 'GZ_TO_ROS')
         elif kind == 'gz::sim::systems::OdometryPublisher':
-            published[plugin.findtext('odom_topic')] = 'GZ_TO_ROS'
-            published[plugin.findtext('tf_topic')] = 'GZ_TO_ROS'
-    for sensor in model.iter('sensor'):  # gz-sensors: the point cloud on <topic>/points
-        published[sensor.findtext('topic') + '/points'] = 'GZ_TO_ROS'
-    bridged = {e['gz_topic_name']: e['direction'] for e in yaml.safe_load(result.bridge_yaml)
+            published[plugin.findtext('odom_topic')] = ('gz.msgs.Odometry', 'GZ_TO_ROS')
+            published[plugin.findtext('tf_topic')] = ('gz.msgs.Pose_V', 'GZ_TO_ROS')
+    single = {'imu': 'gz.msgs.IMU', 'magnetometer': 'gz.msgs.Magnetometer',
+              'navsat': 'gz.msgs.NavSat'}
+    for sensor in model.iter('sensor'):
+        topic, kind = sensor.findtext('topic'), sensor.get('type')
+        if kind == 'gpu_lidar':
+            published[topic] = ('gz.msgs.LaserScan', 'GZ_TO_ROS')
+            published[topic + '/points'] = ('gz.msgs.PointCloudPacked', 'GZ_TO_ROS')
+        elif kind == 'camera':
+            published[topic] = ('gz.msgs.Image', 'GZ_TO_ROS')
+            published[sensor.findtext('camera/camera_info_topic')] = ('gz.msgs.CameraInfo',
+                                                                      'GZ_TO_ROS')
+        else:
+            published[topic] = (single[kind], 'GZ_TO_ROS')
+    return published
+
+
+def test_gz_topics_of_the_model_are_the_bridge_topics(case):
+    """Bridge each gz topic the model has with its type, and only those; every sensor once."""
+    result, _, _, model = case
+    published = published_topics(model)
+    bridged = {e['gz_topic_name']: (e['gz_type_name'], e['direction'])
+               for e in yaml.safe_load(result.bridge_yaml)
                if e['gz_topic_name'] != '/clock'}  # the clock comes from the server
-    assert published == bridged
+    assert bridged.items() <= published.items()
+    assert {t for t in published if not t.endswith(('/scan', '/points'))} <= set(bridged)
+    for sensor in model.iter('sensor'):  # the scanning sonar's scan, the echosounder's cloud
+        topic = sensor.findtext('topic')
+        assert topic in bridged or topic + '/points' in bridged, topic
     assert all(topic.startswith(('/model/' + result.name + '/', '/' + result.name + '/'))
                for topic in published)
 
@@ -243,7 +298,10 @@ def test_removing_the_ping_removes_sensor_and_bridge_entry(tmp_path):
     path.write_text(result.urdf, encoding='utf-8')
     root = sdformat14.Root()
     root.load(str(path))
-    assert root.model().link_by_name('base_link').sensor_count() == 0
+    link = root.model().link_by_name('base_link')
+    assert not [link.sensor_by_index(i) for i in range(link.sensor_count())
+                if link.sensor_by_index(i).name() == 'ping_scan']
+    assert link.sensor_count() == 3  # the IMU, the magnetometer and the GNSS stay
     assert 'PointCloud' not in result.bridge_yaml
     assert '/ping/' not in result.bridge_yaml
 

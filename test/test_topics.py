@@ -66,13 +66,17 @@ def test_default_thrusters(default):
         assert thruster.gz_topic == f'/{thruster.namespace}/{thruster.topic}'
 
 
+def echosounders(names) -> list:
+    return [sensor for sensor in names.sensors if sensor.kind == 'echosounder']
+
+
 def test_default_echosounder(default):
-    (ping,) = default.echosounders
+    (ping,) = echosounders(default)
     assert (ping.instance, ping.link, ping.frame_id) == ('ping', 'ping_beam', 'blueboat/ping_beam')
-    assert ping.gz_scan_topic == ping.ros_scan_topic == '/blueboat/ping/scan'
+    assert ping.gz_topic == ping.ros['scan'] == '/blueboat/ping/scan'
     # gz-sensors publishes the gpu_lidar's point cloud on <topic>/points (GpuLidarSensor::Load)
-    assert ping.gz_points_topic == '/blueboat/ping/scan/points'
-    assert ping.ros_range_topic == '/blueboat/ping/range'
+    assert ping.gz['scan'] == '/blueboat/ping/scan/points'
+    assert ping.ros['range'] == '/blueboat/ping/range'
 
 
 def test_vehicle_level_names(default):
@@ -92,8 +96,8 @@ def test_every_name_follows_the_vehicle_name(tmp_path):
         assert [t.gz_topic for t in names.thrusters] == ['/boat2/motor_port/thrust',
                                                          '/boat2/motor_stbd/thrust']
         assert {t.namespace for t in names.thrusters} == {'boat2'}
-        assert names.echosounders[0].frame_id == 'boat2/ping_beam'
-        assert names.echosounders[0].gz_scan_topic == '/boat2/ping/scan'
+        assert echosounders(names)[0].frame_id == 'boat2/ping_beam'
+        assert echosounders(names)[0].gz_topic == '/boat2/ping/scan'
         assert names.gz_joint_state_topic == '/model/boat2/joint_state'
         assert names.gz_odometry_topic == '/model/boat2/odometry'
         assert names.base_frame == 'boat2/base_link'
@@ -110,12 +114,12 @@ def test_a_name_that_cannot_be_a_namespace_is_refused(bad):
 
 def test_no_ping_no_echosounder_and_instances_name_the_topics(tmp_path):
     names = names_of(CONFIG_DIR / 'examples' / 'no_ping.yaml')
-    assert names.echosounders == ()
+    assert echosounders(names) == []
     assert len(names.thrusters) == 2
     moved = names_of(CONFIG_DIR / 'examples' / 'ping_at_bow.yaml')
-    (ping,) = moved.echosounders
-    assert (ping.instance, ping.link, ping.gz_scan_topic) == ('bow_ping', 'bow_ping_beam',
-                                                              '/blueboat/bow_ping/scan')
+    (ping,) = echosounders(moved)
+    assert (ping.instance, ping.link, ping.gz_topic) == ('bow_ping', 'bow_ping_beam',
+                                                         '/blueboat/bow_ping/scan')
     renamed = names_of(write_config(tmp_path, 'parts:\n  - {slot: motor_port, '
                                     'type: m200_weedless_prop_ccw, name: left_motor}\n'))
     assert [(t.instance, t.joint, t.gz_topic) for t in renamed.thrusters][0] == (

@@ -142,13 +142,14 @@ def test_actuators_are_the_two_propellers_with_their_drive_data(boat):
     assert port.joint in boat.joints and boat.joints[port.joint].type == 'continuous'
 
 
-def test_sensors_are_the_ping_at_its_beam_frame(boat):
-    assert set(boat.sensors) == {'ping'}
-    ping = boat.sensors['ping']
-    assert ping.frame == 'ping_beam' and ping.frame in boat.links
+def test_sensors_are_keyed_like_their_topics_and_the_ping_is_at_its_beam_frame(boat):
+    assert 'ping/scan' in boat.sensors  # /<vehicle>/ping/scan
+    ping = boat.sensors['ping/scan']
+    assert (ping.kind, ping.part) == ('echosounder', 'ping')
+    assert ping.frame == ping.link == 'ping_beam' and ping.frame in boat.links
     assert ping.type == 'ping_singlebeam'
-    assert ping.beam_width == pytest.approx(math.radians(25))
-    assert (ping.range_min, ping.range_max) == pytest.approx((0.5, 100.0))
+    assert ping.values['beam_width'] == pytest.approx(math.radians(25))
+    assert (ping.values['range_min'], ping.values['range_max']) == pytest.approx((0.5, 100.0))
 
 
 def test_total_mass_is_the_sum_of_the_fitted_part_types(boat):
@@ -313,7 +314,7 @@ def test_a_t200_changes_the_occupant_and_the_actuator_data(t200_boat):
 
 
 def test_an_empty_ping_mount_leaves_no_sensor_but_keeps_the_slot(no_ping_boat):
-    assert no_ping_boat.sensors == {}
+    assert not [s for s in no_ping_boat.sensors.values() if s.kind == 'echosounder']
     assert no_ping_boat.occupant('base_link', 'ping_mount') is None
     assert 'ping' not in no_ping_boat.links and 'ping_mount' not in no_ping_boat.parts
     assert no_ping_boat.slots['base_link/ping_mount'].link in no_ping_boat.links

@@ -17,7 +17,8 @@
 Derive the BlueROV2 frames' mass, displacement and damping from published figures.
 
 A frame part is what is left of the vehicle once the parts its slots hold by default
-(thrusters, lights, camera) are taken out. So its numbers follow from the whole vehicle's
+(thrusters, lights, camera, autopilot, depth sensor; and what their own slots hold) are
+taken out. So its numbers follow from the whole vehicle's
 published or identified figures, which this tool states with their sources:
 
 * total mass, net buoyancy in sea water (so total displacement), the height of the centre of
@@ -304,18 +305,23 @@ def load(part_type: str) -> dict:
 
 def default_parts(frame: str) -> list:
     """
-    Place the default occupants of the frame's slots.
+    Place the default occupants of the frame's slots, and theirs in turn (the camera on its mount).
 
     Returns (mass, centre of mass, inertia about it, [(volume, centre)]) of each, in the
-    frame. A slot with ``collision: false`` displaces nothing.
+    frame. A slot with ``collision: false`` displaces nothing, and neither does anything in it.
     """
     parts = []
-    for name, slot in load(frame)['slots'].items():
+    pending = [(name, slot, np.zeros(3), np.eye(3), True)
+               for name, slot in load(frame)['slots'].items()]
+    while pending:
+        _, slot, carrier_origin, carrier_rotation, wet = pending.pop(0)
         if slot.get('default', 'none') == 'none':
             continue
         part = load(slot['default'])
-        rotation = rpy_matrix(slot.get('rpy', (0, 0, 0)))
-        origin = np.array(slot.get('xyz', (0, 0, 0)), dtype=float)
+        rotation = carrier_rotation @ rpy_matrix(slot.get('rpy', (0, 0, 0)))
+        origin = carrier_origin + carrier_rotation @ np.array(slot.get('xyz', (0, 0, 0)),
+                                                              dtype=float)
+        wet = wet and slot.get('collision', True)
         inertial = part['inertial']
         moments = inertial.get('inertia', {})
         local = np.array([[moments.get('ixx', 0), moments.get('ixy', 0), moments.get('ixz', 0)],
@@ -323,7 +329,7 @@ def default_parts(frame: str) -> list:
                           [moments.get('ixz', 0), moments.get('iyz', 0), moments.get('izz', 0)]])
         com = origin + rotation @ np.array(inertial.get('com', (0, 0, 0)), dtype=float)
         volumes = []
-        if slot.get('collision', True):
+        if wet:
             for item in part.get('collision') or []:
                 shape = Shape('box', tuple(item['box']), (0, 0, 0), '') if 'box' in item else \
                     Shape('cylinder', (item['cylinder']['radius'], item['cylinder']['length']),
@@ -331,6 +337,8 @@ def default_parts(frame: str) -> list:
                 centre = origin + rotation @ np.array(item.get('xyz', (0, 0, 0)), dtype=float)
                 volumes.append((shape.volume, centre))
         parts.append((float(inertial['mass']), com, rotation @ local @ rotation.T, volumes))
+        pending += [(name, inner, origin, rotation, wet)
+                    for name, inner in (part.get('slots') or {}).items()]
     return parts
 
 
@@ -407,8 +415,8 @@ def quoted(text: str) -> str:
 def block(vehicle: Vehicle) -> str:
     """Write the derived YAML text of a frame: inertial, collision and hydrodynamics."""
     result = solve(vehicle)
-    parts = (f'{result["parts_mass"]:.3f} kg of default parts (thrusters, lights, camera, from '
-             'their part files)')
+    parts = (f'{result["parts_mass"]:.3f} kg of default parts (thrusters, lights, camera, '
+             'autopilot, depth sensor, from their part files)')
     ixx, iyy, izz = result['inertia']
     lines = [
         f'# The whole vehicle as stated here: {vehicle.mass} kg ({vehicle.mass_note}),',

@@ -108,6 +108,10 @@ LUMEN_CHAMFER = 0.12         # back edge chamfer of the Lumen body / its diamete
 LUMEN_BEZEL = 0.1            # lens bezel step / Lumen diameter
 CAMERA_LENS_RADIUS = 0.15    # camera lens barrel radius / camera mount width
 CAMERA_LENS_LENGTH = 0.2     # lens barrel length, ahead of the body / camera mount length
+GNSS_EDGE = 0.3              # rounding of the GNSS puck's top edge / its height
+BAR30_NUT = 0.3              # the Bar30's nut at the end cap / its length
+BAR30_STEM = 0.6             # the Bar30's stem radius / its nut's
+PING360_DOME = 0.2           # the Ping360's domed top / its height
 
 HULL_BOW_RISE = 0.5          # bow tip raised by this * hull radius (a spoon bow, not a torpedo)
 HULL_END_RINGS = 8           # rings in each rounded hull end
@@ -718,8 +722,15 @@ def lumen_light(part: dict, library: dict) -> Mesh:
 
 
 def bluerov2_camera_tilt(part: dict, library: dict) -> Mesh:
+    """Draw the tilt servo and its bracket as a rounded block centred on the tilt axis."""
+    d = dimensions(part)
+    size = (d['length'], d['width'], d['height'])
+    return rounded_box(size, ROV_BODY_FILLET * min(size))
+
+
+def lowlight_hd_camera(part: dict, library: dict) -> Mesh:
     """
-    Draw the camera and its tilt servo as a rounded block centred on the tilt axis.
+    Draw the camera as a rounded block centred on its origin.
 
     A lens barrel ends at the lens frame.
     """
@@ -727,9 +738,49 @@ def bluerov2_camera_tilt(part: dict, library: dict) -> Mesh:
     size = (d['length'], d['width'], d['height'])
     body = rounded_box(size, ROV_BODY_FILLET * min(size))
     lens_x = float(part['frames']['lens']['xyz'][0])
-    barrel = lathe([(lens_x - CAMERA_LENS_LENGTH * d['length'], CAMERA_LENS_RADIUS * d['width']),
-                    (lens_x, CAMERA_LENS_RADIUS * d['width'])], SMALL_ROUND_SEGMENTS)
+    barrel = lathe([(lens_x - CAMERA_LENS_LENGTH * d['length'] * 2, CAMERA_LENS_RADIUS
+                     * d['width'] * 2), (lens_x, CAMERA_LENS_RADIUS * d['width'] * 2)],
+                   SMALL_ROUND_SEGMENTS)
     return combine(body, barrel)
+
+
+def navigator_flight_controller(part: dict, library: dict) -> Mesh:
+    """Draw the board (with its Raspberry Pi) as a block centred on its origin."""
+    d = dimensions(part)
+    half = np.array([d['length'], d['width'], d['height']]) / 2
+    return box(-half, half)
+
+
+def blueboat_gnss(part: dict, library: dict) -> Mesh:
+    """Draw the GNSS puck: a disc standing on its origin, its top edge rounded."""
+    d = dimensions(part)
+    radius, height = d['diameter'] / 2, d['height']
+    rounding = GNSS_EDGE * height
+    return lathe([(0.0, radius), (height - rounding, radius), (height, radius - rounding),
+                  (height, 0.0)], axis='z')
+
+
+def bar30_pressure_sensor(part: dict, library: dict) -> Mesh:
+    """Draw the Bar30's body from the end cap (origin) along +x, a hex nut at the cap."""
+    d = dimensions(part)
+    radius, length = d['diameter'] / 2, d['length']
+    nut = lathe([(0.0, radius), (BAR30_NUT * length, radius)], 6)
+    stem = lathe([(BAR30_NUT * length, BAR30_STEM * radius), (length, BAR30_STEM * radius)],
+                 SMALL_ROUND_SEGMENTS)
+    return combine(nut, stem)
+
+
+def ping360(part: dict, library: dict) -> Mesh:
+    """Draw the Ping360: a cylindrical housing on its origin with a domed head, axis z."""
+    d = dimensions(part)
+    radius, height = d['diameter'] / 2, d['height']
+    dome = PING360_DOME * height
+    profile = [(0.0, radius), (height - dome, radius)]
+    for k in range(1, FILLET_STEPS + 2):
+        fraction = k / (FILLET_STEPS + 1)
+        profile.append((height - dome + dome * math.sin(fraction * np.pi / 2),
+                        radius * math.cos(fraction * np.pi / 2) if k <= FILLET_STEPS else 0.0))
+    return lathe(profile, axis='z')
 
 
 def bluerov2_payload_skid(part: dict, library: dict) -> Mesh:
@@ -756,6 +807,11 @@ SHAPES = {
     'bluerov2_camera_tilt': bluerov2_camera_tilt,
     'bluerov2_payload_skid': bluerov2_payload_skid,
     'lumen_light': lumen_light,
+    'lowlight_hd_camera': lowlight_hd_camera,
+    'navigator_flight_controller': navigator_flight_controller,
+    'blueboat_gnss': blueboat_gnss,
+    'bar30_pressure_sensor': bar30_pressure_sensor,
+    'ping360': ping360,
 }
 
 
