@@ -28,7 +28,9 @@ Prints, in one run:
 * the build cache: a default build that reuses a cached result against one that builds
   (``--no-cache``), paired; whole processes, and above what starting the interpreter costs
   (``python -c pass``, median of its own runs), which no cache can save (target: at most 0.2x
-  above the interpreter).
+  above the interpreter); and one launch plan (``launch_plan.plan``, timed inside a process
+  that has imported what vehicle.launch.py imports) that reuses the cache against one that
+  builds (target: at most 0.2x).
 
 Every build but the cached ones runs with ``--no-cache``.
 
@@ -77,6 +79,7 @@ def main() -> int:
         ok = default_against_xacro(folder, args.pairs, env) if args.pairs else True
         ok &= series(folder, args.series_rounds, env) if args.series_rounds else True
         ok &= cache_reuse(folder, args.cache_pairs, env) if args.cache_pairs else True
+        ok &= launch_reuse(folder, args.cache_pairs, env) if args.cache_pairs else True
     print('\nall targets met' if ok else '\nsome targets missed')
     return 0 if ok else 1
 
@@ -192,6 +195,41 @@ def cache_reuse(folder: Path, pairs: int, env) -> bool:
     print(f'  ratio   median {statistics.median(ratios):5.2f}x whole process, '
           f'{ratio:5.2f}x above the interpreter start (target <= 0.2x): '
           f'{_verdict(ratio <= 0.2)}')
+    return ratio <= 0.2
+
+
+LAUNCH_PLAN = """
+import sys, time
+from bluerobotics_parts import launch_arguments, launch_plan  # as vehicle.launch.py does
+start = time.perf_counter()
+launch_plan.plan({'gazebo': 'false'}, environ={'ROS_HOME': sys.argv[1],
+                                               'BLUEROBOTICS_PARTS_CACHE': sys.argv[2]})
+print(time.perf_counter() - start)
+"""
+
+
+def launch_reuse(folder: Path, pairs: int, env) -> bool:
+    def planned(switch: str) -> float:
+        result = subprocess.run([sys.executable, '-c', LAUNCH_PLAN, str(folder / 'ros'),
+                                 switch], capture_output=True, text=True, env=env, cwd=REPO)
+        if result.returncode != 0:
+            raise SystemExit(f'launch plan failed:\n{result.stderr}')
+        return float(result.stdout.split()[-1])
+
+    planned('on')  # fills the cache
+    ratios, warms, colds = [], [], []
+    for index in range(pairs):
+        order = ['on', 'off'] if index % 2 == 0 else ['off', 'on']
+        times = {switch: planned(switch) for switch in order}
+        ratios.append(times['on'] / times['off'])
+        warms.append(times['on'])
+        colds.append(times['off'])
+    ratio = statistics.median(ratios)
+    print(f'\nlaunch plan ({pairs} interleaved pairs, in-process, after the imports of the '
+          'launch file)')
+    print(f'  built   median {statistics.median(colds) * 1000:7.1f} ms')
+    print(f'  reused  median {statistics.median(warms) * 1000:7.1f} ms')
+    print(f'  ratio   median {ratio:5.2f}x (target <= 0.2x): {_verdict(ratio <= 0.2)}')
     return ratio <= 0.2
 
 

@@ -31,13 +31,11 @@ from . import bridge, gazebo, sensors, topics
 from .atomic import write_files_atomically, written_lines
 from .catalogue import Catalogue
 from .errors import AssemblyError
+from .paths import BRIDGE_FILE, URDF_FILE
 from .pipeline import resolve_config, Resolved
 from .resolution import drive_problems
 from .urdf_writer import urdf_text
 from .vehicle import Vehicle
-
-URDF_FILE = 'robot_description.urdf'
-BRIDGE_FILE = 'bridge.yaml'
 
 
 @dataclass(frozen=True)

@@ -101,12 +101,14 @@ def _files_under(root: str, prefix: str = '') -> list[str]:
     return found
 
 
-def request_key(config, name, gz_release, current) -> str | None:
+def request_key(config, name, gz_release, current, purpose: str = 'build',
+                extra=None) -> str | None:
     """
     Return the key of a build request; None for a config that cannot be read.
 
     ``config``: a config file's path, or None for the shipped BlueBoat. (The build then says
-    why the config cannot be read.)
+    why the config cannot be read.) ``purpose``: whose result it is (``build``, ``launch``:
+    they store different things); ``extra``: anything else the result depends on.
     """
     path = paths.default_config() if config is None else Path(config)
     absolute = Path(os.path.abspath(path))
@@ -116,8 +118,8 @@ def request_key(config, name, gz_release, current) -> str | None:
         return None
     request = {'config': str(absolute) if config is not None else None,
                'config_sha256': hashlib.sha256(data).hexdigest(), 'name': name,
-               'gz_release': gz_release, 'current': current,
-               'package': package_fingerprint()}
+               'gz_release': gz_release, 'current': current, 'purpose': purpose,
+               'extra': extra, 'package': package_fingerprint()}
     text = json.dumps(request, sort_keys=True, default=str)
     return hashlib.sha256(f'{FORMAT}\0{text}'.encode()).hexdigest()
 

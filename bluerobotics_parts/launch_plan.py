@@ -41,15 +41,14 @@ connect.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 import shlex
 
-from . import build as build_module
-from . import export, gazebo_detection, kinematics, pipeline, sensors, topics
+from . import cache, gazebo_detection
 from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
 from .launch_artefacts import artefact_dir, write_artefacts
-from .rviz_view import vehicle_rviz
+from .paths import BRIDGE_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
 DISPLAY_RVIZ_FILE = 'display.rviz'
@@ -67,6 +66,16 @@ class NodeSpec:
     arguments: tuple = ()
     remappings: tuple = ()  # of (from, to)
     output: str = 'screen'
+
+    def to_data(self) -> dict:
+        """Return the node as plain data (JSON: the launch's cache)."""
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict) -> 'NodeSpec':
+        """Return the node ``to_data`` gave (lists back to the tuples they were)."""
+        return cls(**{**data, 'arguments': tuple(data['arguments']),
+                      'remappings': tuple(tuple(pair) for pair in data['remappings'])})
 
 
 @dataclass(frozen=True)
@@ -101,36 +110,76 @@ def plan(values, environ=None,
     anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``.
     """
     args = parse_arguments(values, ARGUMENTS)
-    result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'],
-                                current=args['current'])
-    name = result.name
-    names = topics.vehicle_topics(result.resolved.record, result.catalogue, name)
-    identity = export.description_identity(result)
+    vehicle = _vehicle(args, environ)
+    name = vehicle['name']
     folder = artefact_dir(name, environ)
     world = args['world']
     gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
-    files = build_module.artefacts(result)
-    files[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame).encode('utf-8')
-    write_artefacts(folder, files)
+    write_artefacts(folder, {file: text.encode('utf-8')
+                             for file, text in vehicle['artefacts'].items()})
 
-    urdf_file, bridge_file = folder / build_module.URDF_FILE, folder / build_module.BRIDGE_FILE
+    urdf_file, bridge_file = folder / URDF_FILE, folder / BRIDGE_FILE
     nodes = [
-        _state_publisher(names, result.urdf),
+        NodeSpec.from_data(vehicle['state_publisher']),
         NodeSpec('ros_gz_sim', 'create', f'{name}_create',
-                 arguments=_spawn_arguments(name, urdf_file, args, spawn_z(result),
+                 arguments=_spawn_arguments(name, urdf_file, args, vehicle['spawn_z'],
                                             gazebo.world_name)),
         NodeSpec('ros_gz_bridge', 'parameter_bridge', f'{name}_bridge',
                  parameters={'config_file': str(bridge_file)}),
     ]
-    nodes += converter_nodes(names, result)
+    nodes += [NodeSpec.from_data(node) for node in vehicle['converters']]
     if args['rviz']:
-        nodes.append(_rviz(names, folder / RVIZ_FILE))
+        nodes.append(_rviz(name, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
-    summary = (f'bluerobotics_parts: vehicle {name} (parts {len(result.resolved.record.parts)}, '
-               f'thrusters {len(names.thrusters)}, sensors {len(names.sensors)}), '
-               f'description {identity}, artefacts in {folder}; {gazebo.note}')
+    summary = (f"bluerobotics_parts: vehicle {name} ({vehicle['counts']}), "
+               f"description {vehicle['identity']}, artefacts in {folder}; {gazebo.note}")
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
-                      world, gz_args, args['use_sim_time'], tuple(nodes), identity, summary)
+                      world, gz_args, args['use_sim_time'], tuple(nodes), vehicle['identity'],
+                      summary)
+
+
+def _vehicle(args: dict, environ=None) -> dict:
+    """
+    Return what the launch needs of the built vehicle, reused when its inputs are unchanged.
+
+    A build cache entry (cache.py, under ``$ROS_HOME``): the artefacts' text, the nodes that
+    depend on the vehicle alone, the spawn depth, the identity. The pose, the world and the
+    other arguments are applied after, so they never miss the cache.
+    """
+    request = (args['config'], args['name'], args['gz_release'], args['current'], 'launch')
+    where = cache.folder(environ, launch=True)
+    key = cache.request_key(*request) if where is not None else None
+    made = cache.load(where, key)
+    if made is None:
+        made = build_vehicle(args)
+        files_read = made.pop('files_read')
+        if key and cache.request_key(*request) == key:  # the config did not change meanwhile
+            cache.store(where, key, files_read, made)
+    return made
+
+
+def build_vehicle(args: dict) -> dict:
+    """Build the vehicle and return the launch's part of it (``_vehicle``), uncached."""
+    from . import build as build_module
+    from . import export, topics
+    from .rviz_view import vehicle_rviz
+
+    result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'],
+                                current=args['current'])
+    names = topics.vehicle_topics(result.resolved.record, result.catalogue, result.name)
+    artefacts = {file: data.decode('utf-8')
+                 for file, data in build_module.artefacts(result).items()}
+    artefacts[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame)
+    return {
+        'name': result.name, 'artefacts': artefacts,
+        'identity': export.description_identity(result),
+        'state_publisher': _state_publisher(names, result.urdf).to_data(),
+        'converters': [node.to_data() for node in converter_nodes(names, result)],
+        'spawn_z': spawn_z(result),
+        'counts': f'parts {len(result.resolved.record.parts)}, thrusters '
+                  f'{len(names.thrusters)}, sensors {len(names.sensors)}',
+        'files_read': cache.file_digests(build_module.user_files(result)),
+    }
 
 
 def spawn_z(result) -> float:
@@ -160,6 +209,8 @@ def converter_nodes(names, result) -> list:
     The echosounder's ``scan_to_range``, the pressure sensor's ``pose_to_pressure``; named
     ``<instance>_<executable>`` in the vehicle's namespace, parameters from the registry.
     """
+    from . import kinematics, sensors
+
     poses = kinematics.link_poses(result.vehicle)
     nodes = []
     for sensor in names.sensors:
@@ -175,14 +226,16 @@ def converter_nodes(names, result) -> list:
 
 
 def _state_publisher(names, urdf: str) -> NodeSpec:
+    from .topics import frame_id
+
     return NodeSpec('robot_state_publisher', 'robot_state_publisher', 'robot_state_publisher',
                     names.name, parameters={'robot_description': urdf,
-                                            'frame_prefix': topics.frame_id(names.name, '')},
+                                            'frame_prefix': frame_id(names.name, '')},
                     remappings=(('joint_states', names.ros_joint_state_topic),))
 
 
-def _rviz(names, config_file: Path) -> NodeSpec:
-    return NodeSpec('rviz2', 'rviz2', 'rviz2', names.name, arguments=('-d', str(config_file)))
+def _rviz(name: str, config_file: Path) -> NodeSpec:
+    return NodeSpec('rviz2', 'rviz2', 'rviz2', name, arguments=('-d', str(config_file)))
 
 
 @dataclass(frozen=True)
@@ -202,6 +255,9 @@ def display_plan(values, environ=None) -> DisplayPlan:
 
     The plain URDF has no Gazebo blocks; nothing of Gazebo starts.
     """
+    from . import pipeline, topics
+    from .rviz_view import vehicle_rviz
+
     args = parse_arguments(values, DISPLAY_ARGUMENTS)
     resolved = pipeline.resolve_config(args['config'], name=args['name'])
     names = topics.vehicle_topics(resolved.record, resolved.catalogue(), resolved.name)
@@ -212,7 +268,7 @@ def display_plan(values, environ=None) -> DisplayPlan:
         NodeSpec('joint_state_publisher_gui', 'joint_state_publisher_gui',
                  'joint_state_publisher_gui', names.name,
                  remappings=(('joint_states', names.ros_joint_state_topic),)),
-        _rviz(names, folder / DISPLAY_RVIZ_FILE),
+        _rviz(names.name, folder / DISPLAY_RVIZ_FILE),
     )
     summary = (f'bluerobotics_parts: displaying vehicle {names.name} '
                f"({len(resolved.record.parts)} parts) from {args['config']}")

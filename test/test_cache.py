@@ -169,3 +169,64 @@ def test_the_launch_keeps_its_cache_under_ros_home(tmp_path):
         tmp_path / 'bluerobotics_parts' / 'cache'
     assert cache.folder({'XDG_CACHE_HOME': str(tmp_path)}) == tmp_path / 'bluerobotics_parts'
     assert cache.folder({'BLUEROBOTICS_PARTS_CACHE': 'OFF'}) is None
+
+
+# -- the launch: the same cache, under ROS_HOME -------------------------------------------------
+
+def launch(ros_home: Path, cache_switch: str = 'on', **values):
+    """Plan vehicle.launch.py as the launch file does (gazebo:=false: nothing asked)."""
+    from bluerobotics_parts import launch_plan
+
+    environ = {'ROS_HOME': str(ros_home), 'BLUEROBOTICS_PARTS_CACHE': cache_switch}
+    return launch_plan.plan({'gazebo': 'false', **{k: str(v) for k, v in values.items()}},
+                            environ=environ)
+
+
+@pytest.fixture
+def launch_builds(monkeypatch):
+    """Count the launch's real builds (``launch_plan.build_vehicle``)."""
+    from bluerobotics_parts import launch_plan
+
+    builds = []
+    real = launch_plan.build_vehicle
+
+    def counting(args):
+        builds.append(args['config'])
+        return real(args)
+
+    monkeypatch.setattr(launch_plan, 'build_vehicle', counting)
+    return builds
+
+
+def artefacts_of(plan) -> dict:
+    return {p.name: p.read_bytes() for p in plan.artefact_dir.iterdir()}
+
+
+def test_a_second_launch_of_unchanged_inputs_reuses_the_first(tmp_path, launch_builds):
+    first = launch(tmp_path / 'ros', rviz='true')
+    written = artefacts_of(first)
+    again = launch(tmp_path / 'ros', rviz='true')
+    assert len(launch_builds) == 1
+    assert again == first and artefacts_of(again) == written
+    fresh = launch(tmp_path / 'fresh', 'off', rviz='true')  # built, never cached
+    assert len(launch_builds) == 2
+    assert repr(fresh.nodes).replace(str(tmp_path / 'fresh'), 'ROS_HOME') == \
+        repr(first.nodes).replace(str(tmp_path / 'ros'), 'ROS_HOME')  # the same nodes
+    assert artefacts_of(fresh) == written
+    assert not (tmp_path / 'fresh' / 'bluerobotics_parts' / 'cache').exists()
+    assert list((tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir())
+
+
+def test_launch_arguments_that_do_not_change_the_vehicle_keep_the_cache(
+        tmp_path, launch_builds):
+    launch(tmp_path, x=1.0)
+    moved = launch(tmp_path, x=-3.0, y=2.0, yaw=1.0, rviz='true', use_sim_time='false')
+    assert len(launch_builds) == 1
+    spawn = next(n for n in moved.nodes if n.executable == 'create').arguments
+    assert spawn[spawn.index('-x') + 1] == '-3.0'
+    assert not moved.use_sim_time
+    launch(tmp_path, name='boat2')  # another vehicle name: another vehicle
+    launch(tmp_path, gz_release='ionic')
+    launch(tmp_path, current='0.5 0 0')
+    launch(tmp_path, config=REPO / 'config' / 'examples' / 't200.yaml')
+    assert len(launch_builds) == 5
