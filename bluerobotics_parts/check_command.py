@@ -24,20 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 import sys
 
-from .assembly import problems
-from .cli import ArgumentParser, EXIT_FAILED, EXIT_OK, run
-from .config import read
-
-
-def run_check(config_path: Path, urdf_path: Path) -> int:
-    """Check; print every problem (or one OK line); return the exit status."""
-    found = problems(read(config_path), Path(urdf_path))  # an unreadable URDF is one of them
-    for problem in found:
-        print(f'error: {problem}', file=sys.stderr)
-    if found:
-        return EXIT_FAILED
-    print(f'OK: {urdf_path} is consistent with {config_path}')
-    return EXIT_OK
+from .cli import ArgumentParser, cmd_check, run
 
 
 def main(argv=None) -> int:
@@ -46,8 +33,7 @@ def main(argv=None) -> int:
         description='Check a config against the URDF resolved from it (its assembly record).')
     parser.add_argument('config', type=Path, help='the config YAML')
     parser.add_argument('urdf', type=Path, help='the URDF resolved from it')
-    args = parser.parse_args(argv)
-    return run(run_check, args.config, args.urdf)
+    return run(cmd_check, parser.parse_args(argv))
 
 
 if __name__ == '__main__':

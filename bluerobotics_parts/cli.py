@@ -98,9 +98,18 @@ def cmd_tree(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .check_command import run_check
+    """Check a config against a URDF (``check``; the ``check_assembly`` script runs it too)."""
+    from .assembly import problems
+    from .config import read
 
-    return run_check(args.config, args.urdf)
+    # an unreadable URDF is one of the problems
+    found = problems(read(args.config), Path(args.urdf))
+    for problem in found:
+        print(f'error: {problem}', file=sys.stderr)
+    if found:
+        return EXIT_FAILED
+    print(f'OK: {args.urdf} is consistent with {args.config}')
+    return EXIT_OK
 
 
 def cmd_build(args) -> int:
