@@ -213,6 +213,7 @@ def _replace_all(top: int, files: dict[str, bytes], folder: Path, label: Path) -
         for name in files:
             _check_target(top, name, folder / name, label)  # again: nothing slipped in
         if len(files) > 1:  # from here on the set is complete: a killed writer is finished
+            _check_target(top, JOURNAL, folder / JOURNAL, label)
             _write_journal(top, staged)
         for name in files:
             kept = _keep(top, name)
@@ -248,39 +249,69 @@ def _finish_interrupted(top: int, folder: Path, label: Path) -> None:
     """
     Make the renames a killed writer's journal lists, so its set is whole again.
 
-    Only plain names, staged temporaries that are still there, over regular files (or none);
-    a journal that is not one of ours is removed unread.
+    Only a journal this user wrote (a regular file of ours, one link), only plain names, only
+    staged temporaries of ours (one link) still there, only over regular files or none: a
+    journal anyone else could have planted renames nothing. The journal goes in every case,
+    so a damaged one never blocks the folder.
     """
     try:
-        descriptor = os.open(JOURNAL, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=top)
-    except FileNotFoundError:
-        return
-    except OSError:  # a link or something else planted under the name
-        _unlink_quietly(top, JOURNAL)
-        return
-    try:
-        text = os.read(descriptor, 1 << 16)
-        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
-    finally:
-        os.close(descriptor)
-    try:
-        pending = json.loads(text) if regular else None
-    except ValueError:
-        pending = None
-    if isinstance(pending, dict):
+        pending = _our_journal(top)
         for name, temporary in sorted(pending.items()):
             if not (_plain_name(name) and isinstance(temporary, str) and _plain_name(temporary)
-                    and temporary.startswith(TEMPORARY_PREFIX)):
+                    and temporary.startswith(TEMPORARY_PREFIX) and name != JOURNAL):
                 continue
             try:
                 staged = os.stat(temporary, dir_fd=top, follow_symlinks=False)
-            except FileNotFoundError:
-                continue  # renamed before the kill
-            if stat.S_ISREG(staged.st_mode):
-                _check_target(top, name, folder / name, label)
-                os.replace(temporary, name, src_dir_fd=top, dst_dir_fd=top)
-        os.fsync(top)
-    _unlink_quietly(top, JOURNAL)
+                target = os.stat(name, dir_fd=top, follow_symlinks=False)
+            except FileNotFoundError as missing:
+                if missing.filename == temporary:
+                    continue  # renamed before the kill
+                target = None
+            if not _ours(staged) or (target is not None and not stat.S_ISREG(target.st_mode)):
+                continue
+            os.replace(temporary, name, src_dir_fd=top, dst_dir_fd=top)
+        if pending:
+            os.fsync(top)
+    finally:
+        _remove_journal(top)
+
+
+def _our_journal(top: int) -> dict:
+    """Return the pending renames of a journal this user wrote, or {} for anything else."""
+    try:  # without blocking: a FIFO under the name must not hang the writer
+        descriptor = os.open(JOURNAL, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+                             | os.O_CLOEXEC, dir_fd=top)
+    except OSError:  # none, a link, a folder, unreadable
+        return {}
+    try:
+        if not _ours(os.fstat(descriptor)):
+            return {}
+        text = os.read(descriptor, 1 << 16)
+    finally:
+        os.close(descriptor)
+    try:
+        pending = json.loads(text)
+    except ValueError:
+        return {}
+    return pending if isinstance(pending, dict) else {}
+
+
+def _ours(info: os.stat_result) -> bool:
+    """Return whether a file is a regular file this user wrote and nothing else links to."""
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid() and info.st_nlink == 1
+
+
+def _remove_journal(top: int) -> None:
+    """Remove the journal, whatever stands under its name (a folder too, if empty)."""
+    try:
+        os.unlink(JOURNAL, dir_fd=top)
+    except IsADirectoryError:
+        try:
+            os.rmdir(JOURNAL, dir_fd=top)
+        except OSError:
+            pass
+    except OSError:
+        pass
 
 
 def _plain_name(name) -> bool:

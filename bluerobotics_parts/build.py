@@ -30,7 +30,7 @@ from xml.etree.ElementTree import Element
 from . import bridge, gazebo, sensors, topics
 from .atomic import write_files_atomically, written_lines
 from .catalogue import Catalogue
-from .errors import AssemblyError
+from .errors import AssemblyError, in_line_order
 from .paths import BRIDGE_FILE, URDF_FILE
 from .pipeline import resolve_config, Resolved
 from .resolution import drive_problems
@@ -73,7 +73,7 @@ def build(config, name: str | None = None, gz_release: str | None = None, curren
     resolved = resolve_config(config, name=name)
     stuck = drive_problems(resolved.resolution)  # before any Gazebo block: with their lines
     if stuck:
-        raise AssemblyError(stuck)
+        raise AssemblyError(in_line_order(stuck, resolved.config.file))
     catalogue = resolved.catalogue()
     record = resolved.record
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
@@ -126,15 +126,3 @@ def summary_head(result: Build, identity: str) -> str:
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
     lines.append(f'identity: {identity}')
     return '\n'.join(lines) + '\n'
-
-
-def user_files(result: Build) -> list[Path]:
-    """
-    Return the user's files the build read: part files and their meshes (for the cache).
-
-    Shipped part files and meshes belong to the package (cache.package_fingerprint).
-    """
-    files = [Path(path) for _, path in result.resolved.record.part_files]
-    files += [Path(mesh.get('filename')[len('file://'):]) for mesh in result.tree.iter('mesh')
-              if mesh.get('filename', '').startswith('file://')]
-    return list(dict.fromkeys(files))

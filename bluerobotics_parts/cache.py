@@ -71,14 +71,14 @@ def package_fingerprint() -> str:
     """Return the SHA-256 of the package's code and data (read once per process)."""
     digest = hashlib.sha256()
     digest.update(f'{__version__}\0{sys.version}\0'.encode())
-    # PyYAML's dumper writes the effective config an identity covers: its version counts
-    # (read from its package file, without the cost of importing it)
-    spec = importlib.util.find_spec('yaml')
-    if spec is not None and spec.origin:
-        digest.update(hashlib.sha256(Path(spec.origin).read_bytes()).digest())
     code = Path(__file__).resolve().parent
     share = paths.share_dir()
     roots = [('code', code)] + [(name, share / name) for name in PACKAGE_FOLDERS]
+    # PyYAML's dumper writes the effective config an identity covers: its code counts (found
+    # without the cost of importing it)
+    spec = importlib.util.find_spec('yaml')
+    if spec is not None and spec.submodule_search_locations:
+        roots += [('yaml', Path(folder)) for folder in spec.submodule_search_locations]
     digest.update(f'{share}\0'.encode())
     for label, root in roots:
         for relative in _files_under(str(root)):
@@ -88,15 +88,26 @@ def package_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _files_under(root: str, prefix: str = '') -> list[str]:
-    """Return the relative paths of the regular files under ``root``, sorted, no bytecode."""
+def _files_under(root: str, prefix: str = '', seen=None) -> list[str]:
+    """
+    Return the relative paths of the files under ``root``, sorted, no bytecode.
+
+    Symbolic links are followed (``colcon build --symlink-install`` installs the share
+    folder as links to the sources), each folder once.
+    """
+    seen = set() if seen is None else seen
+    here = os.path.join(root, prefix) if prefix else root
+    real = os.path.realpath(here)
+    if real in seen:
+        return []
+    seen.add(real)
     found = []
-    with os.scandir(os.path.join(root, prefix) if prefix else root) as entries:
+    with os.scandir(here) as entries:
         for entry in sorted(entries, key=lambda e: e.name):
             relative = f'{prefix}{entry.name}'
-            if entry.is_dir(follow_symlinks=False) and entry.name != '__pycache__':
-                found += _files_under(root, relative + '/')
-            elif entry.is_file(follow_symlinks=False):
+            if entry.is_dir() and entry.name != '__pycache__':
+                found += _files_under(root, relative + '/', seen)
+            elif entry.is_file():
                 found.append(relative)
     return found
 
@@ -111,12 +122,12 @@ def request_key(config, name, gz_release, current, purpose: str = 'build',
     they store different things); ``extra``: anything else the result depends on.
     """
     path = paths.default_config() if config is None else Path(config)
-    absolute = Path(os.path.abspath(path))
-    try:
-        data = read_bytes(absolute, YAML_LIMIT, 'config')
+    try:  # the bytes at the path as the build opens it (a link and .. resolve as the system does)
+        data = read_bytes(path, YAML_LIMIT, 'config')
     except InputError:
         return None
-    request = {'config': str(absolute) if config is not None else None,
+    # the path as the resolution takes relative part files from (Config.folder_text)
+    request = {'config': str(path.absolute()) if config is not None else None,
                'config_sha256': hashlib.sha256(data).hexdigest(), 'name': name,
                'gz_release': gz_release, 'current': current, 'purpose': purpose,
                'extra': extra, 'package': package_fingerprint()}
@@ -125,11 +136,23 @@ def request_key(config, name, gz_release, current, purpose: str = 'build',
 
 
 def file_digests(files) -> dict[str, str]:
-    """Return path -> SHA-256 of each file (the user files a build read)."""
+    """Return path -> SHA-256 of each file (the user files an entry records)."""
     found = {}
     for file in files:
         found[str(file)] = hashlib.sha256(read_bytes(file, MESH_LIMIT, 'file')).hexdigest()
     return found
+
+
+def digests_read(files: dict, sources: dict) -> dict[str, str]:
+    """
+    Return source path -> SHA-256 of the bytes a build read from it.
+
+    ``files``: an export's file set (path -> bytes, export.description_sources), ``sources``:
+    exported path -> the user file it came from. The bytes, not the file now: a file edited
+    while the build ran must not be recorded with a digest the result was not built from.
+    """
+    return {str(source): hashlib.sha256(files[relative]).hexdigest()
+            for relative, source in sources.items()}
 
 
 def load(where: Path | None, key: str | None) -> dict | None:
@@ -165,8 +188,11 @@ def store(where: Path | None, key: str, files: dict, result: dict) -> None:
 
     body = {'format': FORMAT, 'key': key, 'files': files, 'result': result}
     body['check'] = _check(body)
+    data = json.dumps(body).encode('utf-8')
+    if len(data) > ENTRY_LIMIT:
+        return  # load would refuse it
     try:
-        write_files_atomically(where, {f'{key}.json': json.dumps(body).encode('utf-8')})
+        write_files_atomically(where, {f'{key}.json': data})
     except (OutputError, OSError):
         pass
 

@@ -136,15 +136,17 @@ def cmd_build(args) -> int:
 def _build_products(args) -> dict:
     """Build (no cache): the artefacts' text, the summary, and the user files read."""
     from . import cache
-    from .build import artefacts, build, summary_head, user_files
-    from .export import description_identity
+    from .build import artefacts, build, summary_head
+    from .export import description_sources
+    from .identity import identity_of
 
     result = build(args.config, name=args.name, gz_release=args.gz_release)
     # the identity reads every mesh: it can fail, so it is computed (and the summary made)
     # before the first byte is written
-    head = summary_head(result, description_identity(result))
+    files, sources = description_sources(result)
+    head = summary_head(result, identity_of(files))
     return {'artefacts': {name: data.decode('utf-8') for name, data in artefacts(result).items()},
-            'summary': head, 'files_read': cache.file_digests(user_files(result))}
+            'summary': head, 'files_read': cache.digests_read(files, sources)}
 
 
 def cmd_bridge(args) -> int:

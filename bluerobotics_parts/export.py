@@ -79,11 +79,21 @@ def description_files(build) -> dict[str, bytes]:
 
     Everything is read and checked against the file rules here, before anything is written.
     """
+    return description_sources(build)[0]
+
+
+def description_sources(build) -> tuple[dict[str, bytes], dict[str, Path]]:
+    """
+    Return the description's files and, for each user file in it, the file it came from.
+
+    (relative path -> bytes, as ``description_files``; relative path -> the user's part file
+    or mesh it is the bytes of.) The build cache records those bytes' digests.
+    """
     user_parts = _user_part_files(build)
     root = copy.deepcopy(build.tree)  # the build's own tree, re-pointed here (never parsed)
     for record in root.findall('assembly_part_file'):
         record.set('path', user_parts[record.get('type')][0])
-    meshes = _export_meshes(root, build, user_parts)
+    meshes, mesh_sources = _export_meshes(root, build, user_parts)
     files = {URDF_FILE: urdf_text(root).encode('utf-8'),
              CONFIG_FILE: effective_config_text(build, user_parts).encode('utf-8'),
              BRIDGE_FILE: build.bridge_yaml.encode('utf-8')}
@@ -93,7 +103,10 @@ def description_files(build) -> dict[str, bytes]:
     check_paths(files)
     check_mesh_references(root, set(files))
     files[MANIFEST_FILE] = manifest_bytes(build.name, files, build.gz_release)
-    return dict(sorted(files.items()))
+    sources = dict(user_parts.values())
+    sources.update({relative: source for relative, source in mesh_sources.items()
+                    if relative.startswith(USER_PARTS_FOLDER + '/')})
+    return dict(sorted(files.items())), sources
 
 
 def description_identity(build) -> str:
@@ -146,8 +159,12 @@ def _user_part_files(build) -> dict[str, tuple[str, Path]]:
     return found
 
 
-def _export_meshes(root: ElementTree.Element, build, user_parts: dict) -> dict[str, bytes]:
-    """Re-point every mesh of the URDF tree into the folder; return the mesh files by path."""
+def _export_meshes(root: ElementTree.Element, build, user_parts: dict) -> tuple[dict, dict]:
+    """
+    Re-point every mesh of the URDF tree into the folder.
+
+    Return the mesh files by path, and the file each comes from.
+    """
     owners = {id(mesh): link.get('name', '') for link in root.iter('link')
               for mesh in link.iter('mesh')}
     sources: dict[str, tuple[Path, str]] = {}  # exported path -> (source file, part type)
@@ -167,8 +184,9 @@ def _export_meshes(root: ElementTree.Element, build, user_parts: dict) -> dict[s
                 f"exported as {relative}; give the part's mesh files distinct names")
         sources[relative] = (source, part_type)
         mesh.set('filename', paths.PACKAGE_URI + relative)
-    return {relative: _read(source, MESH_LIMIT, f'part type {part_type}: mesh', relative)
-            for relative, (source, part_type) in sources.items()}
+    files = {relative: _read(source, MESH_LIMIT, f'part type {part_type}: mesh', relative)
+             for relative, (source, part_type) in sources.items()}
+    return files, {relative: source for relative, (source, _) in sources.items()}
 
 
 def _exported_mesh(uri: str, part_type: str, user_parts: dict) -> tuple[str, Path]:

@@ -162,8 +162,8 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, catalogue: C
         if unread:  # a bug here, not in the input: every element must be one Gazebo reads
             raise AssertionError(f"composed elements no Gazebo system reads: {', '.join(unread)}")
     composed = ElementTree.Element(root.tag, root.attrib)
-    carriers = carrier_links(root)
-    composed.extend(_with_mass(child) if child in carriers else child for child in root)
+    carriers = {id(link) for link in carrier_links(root)}
+    composed.extend(_with_mass(child) if id(child) in carriers else child for child in root)
     composed.extend(blocks)
     return composed
 

@@ -113,9 +113,7 @@ _AXIS = {'samples': ('rays along the axis', 'count'),
 
 GPU_LIDAR = {
     'pose': ('the sensor frame in its link', 'm, rad', SENSOR_SDF),
-    'always_on': ('update even with no subscriber', 'bool', SENSOR_SDF),
     'update_rate': ('scans per second', 'Hz', SENSOR_SDF),
-    'visualize': ('draw the rays in the GUI', 'bool', SENSOR_SDF),
     'topic': ('LaserScan topic; the point cloud goes to <topic>/points', 'name',
               SENSOR_SDF + '; gz-sensors8 src/GpuLidarSensor.cc, GpuLidarSensor::Load'),
     'gz_frame_id': ('frame id of the messages (Harmonic)', 'name',
@@ -152,7 +150,7 @@ def _with_noise(prefix: str, meaning: str, unit: str, source: str) -> dict:
 
 
 _COMMON = {key: GPU_LIDAR[key]
-           for key in ('pose', 'always_on', 'update_rate', 'gz_frame_id', 'frame_id')}
+           for key in ('pose', 'update_rate', 'gz_frame_id', 'frame_id')}
 _COMMON['topic'] = ('the topic the sensor publishes on', 'name', SENSOR_SDF + '; gz-sensors8 '
                     'src/Sensor.cc, SensorPrivate::PopulateFromSDF')
 
@@ -183,9 +181,11 @@ NAVSAT_SDF = SDF + 'sdf/1.11/navsat.sdf (src/NavSat.cc; gz-sensors8 src/NavSatSe
 NAVSAT = dict(_COMMON)
 NAVSAT.update({'navsat': ('the GNSS receiver', '-', NAVSAT_SDF),
                'navsat/position_sensing': ('position noise', '-', NAVSAT_SDF)})
-for _axis in ('horizontal', 'vertical'):
-    NAVSAT.update(_with_noise(f'navsat/position_sensing/{_axis}', f'{_axis} position', 'm',
-                              NAVSAT_SDF))
+# gz-sensors8 applies the horizontal noise to latitude and longitude in degrees, not metres
+# as navsat.sdf says (NavSatSensor::Update; sensors.horizontal_noise_degrees)
+NAVSAT.update(_with_noise('navsat/position_sensing/horizontal', 'latitude and longitude', 'deg',
+                          NAVSAT_SDF))
+NAVSAT.update(_with_noise('navsat/position_sensing/vertical', 'altitude', 'm', NAVSAT_SDF))
 
 CAMERA_SDF = (SDF + 'sdf/1.11/camera.sdf (src/Camera.cc, Camera::Load; gz-sensors8 '
               'src/CameraSensor.cc, CameraSensor::Load and PopulateInfo)')

@@ -41,7 +41,7 @@ connect.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 import shlex
 
@@ -119,8 +119,10 @@ def plan(values, environ=None,
                              for file, text in vehicle['artefacts'].items()})
 
     urdf_file, bridge_file = folder / URDF_FILE, folder / BRIDGE_FILE
+    state_publisher = NodeSpec.from_data(vehicle['state_publisher'])
     nodes = [
-        NodeSpec.from_data(vehicle['state_publisher']),
+        replace(state_publisher, parameters={
+            **state_publisher.parameters, 'robot_description': vehicle['artefacts'][URDF_FILE]}),
         NodeSpec('ros_gz_sim', 'create', f'{name}_create',
                  arguments=_spawn_arguments(name, urdf_file, args, vehicle['spawn_z'],
                                             gazebo.world_name)),
@@ -161,8 +163,11 @@ def _vehicle(args: dict, environ=None) -> dict:
 def build_vehicle(args: dict) -> dict:
     """Build the vehicle and return the launch's part of it (``_vehicle``), uncached."""
     from . import build as build_module
-    from . import export, topics
+    from . import topics
+    from .export import description_sources
+    from .identity import identity_of
     from .rviz_view import vehicle_rviz
+    from .sensors import KINDS
 
     result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'],
                                 current=args['current'])
@@ -170,15 +175,19 @@ def build_vehicle(args: dict) -> dict:
     artefacts = {file: data.decode('utf-8')
                  for file, data in build_module.artefacts(result).items()}
     artefacts[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame)
+    files, sources = description_sources(result)
+    categories = [(category, [s for s in names.sensors if KINDS[s.kind].category == category])
+                  for category in ('sensor', 'light')]
     return {
-        'name': result.name, 'artefacts': artefacts,
-        'identity': export.description_identity(result),
-        'state_publisher': _state_publisher(names, result.urdf).to_data(),
+        'name': result.name, 'artefacts': artefacts, 'identity': identity_of(files),
+        # without robot_description: the plan puts the URDF in (the entry holds it once)
+        'state_publisher': _state_publisher(names, '').to_data(),
         'converters': [node.to_data() for node in converter_nodes(names, result)],
         'spawn_z': spawn_z(result),
         'counts': f'parts {len(result.resolved.record.parts)}, thrusters '
-                  f'{len(names.thrusters)}, sensors {len(names.sensors)}',
-        'files_read': cache.file_digests(build_module.user_files(result)),
+                  f'{len(names.thrusters)}, ' + ', '.join(
+                      f'{category}s {len(found)}' for category, found in categories),
+        'files_read': cache.digests_read(files, sources),
     }
 
 

@@ -58,6 +58,32 @@ def rotate(quaternion, vector) -> tuple:
     return (vx + 2 * (w * cx + ddx), vy + 2 * (w * cy + ddy), vz + 2 * (w * cz + ddz))
 
 
+class Throttle:
+    """
+    Lets through at most ``rate`` readings a second, by their stamps (0: every one).
+
+    The odometry comes at the OdometryPublisher's rate (50 Hz by default; gz-sim8_8.14.0
+    src/systems/odometry_publisher/OdometryPublisher.cc, Configure ``odom_publish_frequency``),
+    the sensor reads at its part's ``update_rate``. A stamp earlier than the last one let
+    through (the simulation was reset) starts over.
+    """
+
+    def __init__(self, rate: float):
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) \
+                or not math.isfinite(rate) or rate < 0:
+            raise PressureError(f'pressure sensor update_rate must be a number >= 0 (Hz), got '
+                                f'{rate!r}')
+        self.period = 1.0 / rate if rate > 0 else 0.0
+        self.last = None
+
+    def due(self, stamp: float) -> bool:
+        """Return whether a reading stamped ``stamp`` (s) is to be published."""
+        if self.last is not None and self.last <= stamp < self.last + self.period * 0.999:
+            return False
+        self.last = stamp
+        return True
+
+
 @dataclass(frozen=True)
 class PressureSpec:
     """Where the sensor sits on the vehicle and what it can read; checked on construction."""

@@ -25,8 +25,10 @@ vehicle model:
     frame_id         TF frame of the sensor, e.g. bluerov2/bar30_port
     offset           the sensor in the root link, [x, y, z] m
     max_pressure     where the reading saturates, Pa
+    update_rate      readings a second, at most (the part's; 0: one per odometry message)
 
-One FluidPressure per odometry message, stamped with its time; ``variance`` 0, which the
+One FluidPressure per odometry message, at most ``update_rate`` a second by the messages'
+stamps (pressure.Throttle), stamped with its odometry's time; ``variance`` 0, which the
 message defines as unknown. It stops cleanly on SIGINT / SIGTERM as ``scan_to_range`` does
 (range_node.StopRequest). Every rclpy import is inside a function.
 """
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import sys
 
-from .pressure import PressureError, PressureSpec
+from .pressure import PressureError, PressureSpec, Throttle
 from .range_node import run
 
 NODE_NAME = 'pose_to_pressure'
@@ -45,6 +47,7 @@ PARAMETERS = {  # name -> default; the launch plan sets all of them
     'frame_id': '',
     'offset': [0.0, 0.0, 0.0],
     'max_pressure': 0.0,
+    'update_rate': 0.0,
 }
 
 
@@ -74,6 +77,7 @@ def make_node(parameter_overrides=()):
             self.spec = PressureSpec(offset=tuple(float(v) for v in value('offset')),
                                      max_pressure=float(value('max_pressure')))
             self.frame_id = str(value('frame_id'))
+            self.throttle = Throttle(float(value('update_rate')))
             self.publisher = self.create_publisher(FluidPressure, str(value('pressure_topic')),
                                                    QoSProfile(depth=10))
             self.subscription = self.create_subscription(
@@ -84,6 +88,9 @@ def make_node(parameter_overrides=()):
                 f'(FluidPressure, frame {self.frame_id}, offset {self.spec.offset} m)')
 
         def on_odometry(self, odometry: Odometry) -> None:
+            stamp = odometry.header.stamp
+            if not self.throttle.due(stamp.sec + stamp.nanosec * 1e-9):
+                return
             pose = odometry.pose.pose
             position = (pose.position.x, pose.position.y, pose.position.z)
             orientation = (pose.orientation.x, pose.orientation.y, pose.orientation.z,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .catalogue import Catalogue
 from .record import AssemblyRecord
+from .sensors import KINDS as SENSOR_KINDS
 from .topics import vehicle_topics
 
 
@@ -95,7 +96,8 @@ def tree_text(record: AssemblyRecord, catalogue: Catalogue | None = None,
     sensors: dict = {}
     if catalogue is not None:
         for names in vehicle_topics(record, catalogue).sensors:
-            shown_as = (f'<light {names.sensor_name}>' if not names.ros else
+            shown_as = (f'<light {names.sensor_name}>'
+                        if SENSOR_KINDS[names.kind].category == 'light' else
                         f"<sensor {names.kind} {' '.join(names.ros.values())}>")
             sensors.setdefault(names.instance, []).append(shown_as)
     owner = {p.name: p.name for p in record.parts}

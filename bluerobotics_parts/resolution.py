@@ -795,9 +795,9 @@ def _located(config: Config, origin, message: str, stage: str = CHECK,
              rule: str = '') -> Problem:
     """Return a Problem at an origin: ('config', path), ('part', part, slot), or None."""
     if origin is not None and origin[0] == 'part':
-        _, part, slot = origin
-        return Problem(message, str(part.file), part.lines.get(('slots', slot, 'default')),
-                       stage=stage, rule=rule)
+        _, part, slot = origin  # the file as read (its lines), not the normalised path
+        return Problem(message, part.file_text or str(part.file),
+                       part.lines.get(('slots', slot, 'default')), stage=stage, rule=rule)
     return config.problem(origin[1] if origin is not None else None, message, stage, rule)
 
 

@@ -123,6 +123,7 @@ class SensorKind:
     block: Callable | None = None  # (SensorTopics, values, release) -> Element, or None
     world_systems: tuple = ()
     converter: str | None = None  # the console script publishing its ROS-only streams
+    converter_parameters: Callable | None = None  # (SensorTopics, values, root pose) -> dict
     rviz: tuple = ()  # (display class, stream what) pairs
     category: str = 'sensor'  # 'sensor' or 'light'
 
@@ -141,9 +142,15 @@ class SensorKind:
 
 
 def _sensor(names, kind: str, values: dict, release, topic: str) -> ElementTree.Element:
-    """Return a ``<sensor>`` at its link's origin with the elements every sensor takes."""
+    """
+    Return a ``<sensor>`` at its link's origin with the elements every sensor takes.
+
+    Not ``<always_on>`` nor ``<visualize>``: the SDF spec has them, but nothing in gz-sensors
+    8 or gz-sim 8 reads them (gz-sensors8_8.2.2 src/Sensor.cc, Sensor::Load: "what to do with
+    <always_on>?"); gz-sim updates a sensor only while something subscribes to it.
+    """
     sensor = ElementTree.Element('sensor', name=names.sensor_name, type=kind)
-    gz_xml.children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', True),
+    gz_xml.children(sensor, [('pose', '0 0 0 0 0 0'),
                              ('update_rate', float(values['update_rate'])),
                              ('topic', topic), (release.sensor_frame_tag, names.frame_id)])
     return sensor
@@ -201,12 +208,30 @@ def magnetometer_block(names, values: dict, release) -> ElementTree.Element:
     return sensor
 
 
+#: The mean radius of the Earth (IUGG), m: turns a horizontal distance into an angle.
+EARTH_RADIUS = 6371008.8
+
+
+def horizontal_noise_degrees(metres: float) -> float:
+    """
+    Return the NavSat horizontal noise gz-sensors 8 needs for ``metres`` of position noise.
+
+    Whatever sdf/1.11/navsat.sdf says ("meters"), gz-sensors8_8.2.2 src/NavSatSensor.cc,
+    NavSatSensor::Update, applies the horizontal noise to the latitude and the longitude in
+    degrees (``SetLatitude(GZ_DTOR(noise->Apply(Latitude().Degree())))``; gazebosim/gz-sensors
+    issue 325): so the part's metres become the angle they subtend at the Earth's centre. The
+    latitude error is then right; the longitude error (the same angle of longitude) is
+    cos(latitude) smaller in metres (0.83 at the shipped worlds' 33.8 deg N).
+    """
+    return math.degrees(metres / EARTH_RADIUS)
+
+
 def navsat_block(names, values: dict, release) -> ElementTree.Element:
-    """Return the GNSS receiver: position noise horizontally and vertically (m)."""
+    """Return the GNSS receiver: horizontal noise as an angle (above), vertical in metres."""
     sensor = _sensor(names, 'navsat', values, release, names.gz_topic)
     sensing = ElementTree.SubElement(ElementTree.SubElement(sensor, 'navsat'),
                                      'position_sensing')
-    _noise(sensing, 'horizontal', float(values['horizontal_stddev']))
+    _noise(sensing, 'horizontal', horizontal_noise_degrees(float(values['horizontal_stddev'])))
     _noise(sensing, 'vertical', float(values['vertical_stddev']))
     return sensor
 
@@ -232,38 +257,29 @@ def camera_block(names, values: dict, release) -> ElementTree.Element:
     return sensor
 
 
-def gpu_lidar_cone(sensor_name: str, topic: str, frame_id: str, beam_width: float, samples: int,
-                   update_rate: float, range_min: float, range_max: float,
-                   release) -> ElementTree.Element:
+def echosounder_block(names, values: dict, release) -> ElementTree.Element:
     """
-    Return a gpu_lidar whose rays fill a cone along its +x (pose zero: the link's frame).
+    Return the echosounder: a gpu_lidar whose rays fill its cone along its beam frame's +x.
 
     A square grid of ``samples`` x ``samples`` rays over the beam width on both axes
     (echosounder.RayGrid); gz-sensors publishes its cloud on ``<topic>/points``
     (GpuLidarSensor::Load).
     """
-    grid = RayGrid(beam_width, samples)
-    sensor = ElementTree.Element('sensor', name=sensor_name, type='gpu_lidar')
-    gz_xml.children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', True),
-                             ('update_rate', float(update_rate)), ('visualize', False),
-                             ('topic', topic), (release.sensor_frame_tag, frame_id)])
+    grid = RayGrid(float(values['beam_width']), int(values.get('samples', 1)))
+    sensor = _sensor(names, 'gpu_lidar', values, release, names.gz_topic)
     lidar = ElementTree.SubElement(sensor, 'lidar')
     scan = ElementTree.SubElement(lidar, 'scan')
     for axis in ('horizontal', 'vertical'):
         gz_xml.children(ElementTree.SubElement(scan, axis), [
             ('samples', grid.samples), ('resolution', 1), ('min_angle', -grid.half),
             ('max_angle', grid.half)])
-    gz_xml.children(ElementTree.SubElement(lidar, 'range'),
-                    [('min', float(range_min)), ('max', float(range_max))])
+    _lidar_range(lidar, values)
     return sensor
 
 
-def echosounder_block(names, values: dict, release) -> ElementTree.Element:
-    """Return the echosounder's gpu_lidar cone at its beam frame (``<topic>`` .../scan)."""
-    return gpu_lidar_cone(names.sensor_name, names.gz_topic, names.frame_id,
-                          float(values['beam_width']), int(values.get('samples', 1)),
-                          values['update_rate'], values['range_min'], values['range_max'],
-                          release)
+def _lidar_range(lidar: ElementTree.Element, values: dict) -> None:
+    gz_xml.children(ElementTree.SubElement(lidar, 'range'),
+                    [('min', float(values['range_min'])), ('max', float(values['range_max']))])
 
 
 def scanning_sonar_block(names, values: dict, release) -> ElementTree.Element:
@@ -275,17 +291,12 @@ def scanning_sonar_block(names, values: dict, release) -> ElementTree.Element:
     """
     samples = int(values['samples'])
     step = 2.0 * math.pi / samples
-    sensor = ElementTree.Element('sensor', name=names.sensor_name, type='gpu_lidar')
-    gz_xml.children(sensor, [('pose', '0 0 0 0 0 0'), ('always_on', True),
-                             ('update_rate', float(values['update_rate'])),
-                             ('visualize', False), ('topic', names.gz_topic),
-                             (release.sensor_frame_tag, names.frame_id)])
+    sensor = _sensor(names, 'gpu_lidar', values, release, names.gz_topic)
     lidar = ElementTree.SubElement(sensor, 'lidar')
     gz_xml.children(ElementTree.SubElement(ElementTree.SubElement(lidar, 'scan'), 'horizontal'),
                     [('samples', samples), ('resolution', 1), ('min_angle', -math.pi),
                      ('max_angle', -math.pi + (samples - 1) * step)])
-    gz_xml.children(ElementTree.SubElement(lidar, 'range'),
-                    [('min', float(values['range_min'])), ('max', float(values['range_max']))])
+    _lidar_range(lidar, values)
     return sensor
 
 
@@ -317,16 +328,25 @@ def converter_parameters(names, values: dict, root_pose) -> dict:
 
     ``root_pose``: the sensor link's pose in the vehicle's root link (kinematics.Pose).
     """
-    if names.kind == 'echosounder':
-        return {'scan_topic': names.ros['scan'], 'range_topic': names.ros['range'],
-                'frame_id': names.frame_id, 'field_of_view': float(values['beam_width']),
-                'min_range': float(values['range_min']),
-                'max_range': float(values['range_max'])}
-    if names.kind == 'pressure':
-        return {'odometry_topic': names.odometry_topic, 'pressure_topic': names.ros['pressure'],
-                'frame_id': names.frame_id, 'offset': list(root_pose.translation),
-                'max_pressure': float(values['max_pressure'])}
-    raise KeyError(f'sensor kind {names.kind} has no converter')
+    kind = KINDS[names.kind]
+    if kind.converter is None:
+        raise KeyError(f'sensor kind {names.kind} has no converter')
+    return kind.converter_parameters(names, values, root_pose)
+
+
+def _range_parameters(names, values: dict, root_pose) -> dict:
+    """Return scan_to_range's parameters (range_node.py reads them)."""
+    return {'scan_topic': names.ros['scan'], 'range_topic': names.ros['range'],
+            'frame_id': names.frame_id, 'field_of_view': float(values['beam_width']),
+            'min_range': float(values['range_min']), 'max_range': float(values['range_max'])}
+
+
+def _pressure_parameters(names, values: dict, root_pose) -> dict:
+    """Return pose_to_pressure's parameters (pressure_node.py reads them)."""
+    return {'odometry_topic': names.odometry_topic, 'pressure_topic': names.ros['pressure'],
+            'frame_id': names.frame_id, 'offset': list(root_pose.translation),
+            'max_pressure': float(values['max_pressure']),
+            'update_rate': float(values['update_rate'])}
 
 
 # -- the registry --------------------------------------------------------------------------------
@@ -347,7 +367,8 @@ KINDS = {kind.section: kind for kind in (
                         gz_suffix='/points'),
                  Stream('range', 'sensor_msgs/msg/Range')),
         block=echosounder_block, world_systems=(SENSORS_SYSTEM,),
-        converter='scan_to_range', rviz=(('rviz_default_plugins/Range', 'range'),)),
+        converter='scan_to_range', converter_parameters=_range_parameters,
+        rviz=(('rviz_default_plugins/Range', 'range'),)),
     SensorKind(
         'imu', 'imu',
         {'frame': FRAME, **_RATE,
@@ -397,7 +418,7 @@ KINDS = {kind.section: kind for kind in (
         {'frame': FRAME.described("the part's frame at its pressure port"), **_RATE,
          'max_pressure': _positive('Pa: the highest pressure it reports')},
         streams=(Stream('pressure', 'sensor_msgs/msg/FluidPressure'),),
-        converter='pose_to_pressure',
+        converter='pose_to_pressure', converter_parameters=_pressure_parameters,
         rviz=(('rviz_default_plugins/FluidPressure', 'pressure'),)),
     SensorKind(
         'light', 'light',

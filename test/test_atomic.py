@@ -284,3 +284,48 @@ def test_concurrent_builds_into_one_folder_take_turns(tmp_path):
         assert robot == vehicle and robot in names
         assert sorted(p.name for p in folder.iterdir()) == ['bridge.yaml',
                                                             'robot_description.urdf']
+
+
+def test_a_planted_journal_renames_nothing_of_anyone_else(tmp_path):
+    """A journal naming a temporary that is not ours (another link to it) changes nothing."""
+    from bluerobotics_parts.atomic import JOURNAL
+
+    (tmp_path / 'notes.txt').write_text('mine\n', encoding='utf-8')
+    planted = tmp_path / (TEMPORARY_PREFIX + 'evil')
+    planted.write_text('planted\n', encoding='utf-8')
+    os.link(planted, tmp_path / 'keeps_a_second_link')
+    (tmp_path / JOURNAL).write_text('{"notes.txt": "%s"}' % planted.name, encoding='utf-8')
+    write_files_atomically(tmp_path, {'a.txt': b'a\n', 'b.txt': b'b\n'})
+    assert (tmp_path / 'notes.txt').read_text(encoding='utf-8') == 'mine\n'
+    assert not (tmp_path / JOURNAL).exists()
+
+
+@pytest.mark.parametrize('kind', ['fifo', 'empty folder'])
+def test_a_journal_that_is_not_a_file_neither_hangs_nor_blocks_the_folder(tmp_path, kind):
+    from bluerobotics_parts.atomic import JOURNAL
+
+    journal = tmp_path / JOURNAL
+    os.mkfifo(journal) if kind == 'fifo' else journal.mkdir()
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(REPO)!r})
+        from pathlib import Path
+        from bluerobotics_parts.atomic import write_files_atomically
+        write_files_atomically(Path({str(tmp_path)!r}), {{'a.txt': b'a', 'b.txt': b'b'}})
+    """)
+    done = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / 'a.txt').read_bytes() == b'a' and not journal.exists()
+
+
+def test_a_journal_naming_a_folder_is_dropped_and_the_write_goes_on(tmp_path):
+    from bluerobotics_parts.atomic import JOURNAL
+
+    (tmp_path / 'sub').mkdir()
+    staged = tmp_path / (TEMPORARY_PREFIX + 'left')
+    staged.write_bytes(b'x')
+    (tmp_path / JOURNAL).write_text('{"sub": "%s"}' % staged.name, encoding='utf-8')
+    write_files_atomically(tmp_path, {'a.txt': b'a\n', 'b.txt': b'b\n'})
+    assert (tmp_path / 'sub').is_dir() and (tmp_path / 'a.txt').exists()
+    assert not (tmp_path / JOURNAL).exists()

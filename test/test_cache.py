@@ -230,3 +230,61 @@ def test_launch_arguments_that_do_not_change_the_vehicle_keep_the_cache(
     launch(tmp_path, current='0.5 0 0')
     launch(tmp_path, config=REPO / 'config' / 'examples' / 't200.yaml')
     assert len(launch_builds) == 5
+
+
+def test_the_key_is_the_config_the_build_reads_through_links(cached, tmp_path):
+    """``link/../boat.yaml`` is the file the system opens, not the one the text names."""
+    (tmp_path / 'real' / 'sub').mkdir(parents=True)
+    write_config(tmp_path, 'name: outer\n')
+    write_config(tmp_path / 'real', 'name: inner\n')
+    (tmp_path / 'link').symlink_to(tmp_path / 'real' / 'sub')
+    cached(tmp_path / 'boat.yaml')
+    code, builds, files = cached(tmp_path / 'link' / '..' / 'boat.yaml')
+    assert builds == 2 and b'<robot name="inner">' in files['robot_description.urdf']
+
+
+def test_a_linked_share_folder_is_fingerprinted_through_its_links(tmp_path, monkeypatch):
+    """A colcon --symlink-install puts the data in as links: their targets count."""
+    share = tmp_path / 'share'
+    for folder in ('urdf', 'meshes'):
+        for source in (REPO / folder).rglob('*'):
+            if source.is_file():
+                target = share / folder / source.relative_to(REPO / folder)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.symlink_to(source if source.name != 'blueboat_flag.yaml'
+                                  else tmp_path / 'flag.yaml')
+    (tmp_path / 'flag.yaml').write_bytes((REPO / 'urdf' / 'parts' / 'blueboat_flag.yaml')
+                                         .read_bytes())
+    monkeypatch.setattr(cache.paths, 'share_dir', lambda: share)
+    cache.package_fingerprint.cache_clear()
+    try:
+        before = cache.package_fingerprint()
+        cache.package_fingerprint.cache_clear()
+        (tmp_path / 'flag.yaml').write_text('# edited\n' + (tmp_path / 'flag.yaml')
+                                            .read_text(encoding='utf-8'), encoding='utf-8')
+        assert cache.package_fingerprint() != before
+    finally:
+        cache.package_fingerprint.cache_clear()
+
+
+def test_a_user_file_edited_during_the_build_is_not_recorded_as_built(cached, tmp_path,
+                                                                      monkeypatch):
+    """The entry records the bytes the build read, not the file as it is afterwards."""
+    from bluerobotics_parts import build as build_module
+
+    config = user_config(tmp_path / 'boat')
+    part = tmp_path / 'boat' / 'parts' / 'camera_bracket.yaml'
+    real = build_module.build
+
+    def edited_meanwhile(*args, **kwargs):
+        result = real(*args, **kwargs)
+        part.write_text(PART.replace('0.2', '0.4'), encoding='utf-8')  # after it was read
+        return result
+
+    monkeypatch.setattr(build_module, 'build', edited_meanwhile)
+    assert cached(config)[0] == 0
+    monkeypatch.setattr(build_module, 'build', real)
+    code, _, files = cached(config, '--no-cache')
+    fresh = files['robot_description.urdf']
+    code, _, files = cached(config)  # the entry (0.2 kg) must not stand for the file (0.4)
+    assert files['robot_description.urdf'] == fresh

@@ -173,7 +173,8 @@ def test_echosounder_is_a_gpu_lidar_cone_on_its_beam_frame(default):
     assert sensor.findtext('topic') == '/blueboat/ping/scan'
     assert sensor.findtext('gz_frame_id') == 'blueboat/ping_beam'
     assert sensor.find('frame_id') is None
-    assert (sensor.findtext('always_on'), sensor.findtext('visualize')) == ('true', 'false')
+    # the spec's <always_on> and <visualize>: no gz-sensors 8 or gz-sim 8 code reads them
+    assert sensor.find('always_on') is None and sensor.find('visualize') is None
     assert float(sensor.findtext('update_rate')) == echo['update_rate']
     for axis in ('horizontal', 'vertical'):  # a square grid over the cone, both axes
         scan = sensor.find(f'lidar/scan/{axis}')
@@ -496,3 +497,21 @@ def test_the_launch_argument_current_reaches_the_build(tmp_path):
     hydro = ElementTree.parse(plan.urdf_file).getroot().find(
         "gazebo/plugin[@name='gz::sim::systems::Hydrodynamics']")
     assert hydro.findtext('default_current') == '0.25 -0.1 0.0'
+
+
+def test_a_propeller_a_user_part_fits_is_located_in_the_part_file_as_read(tmp_path):
+    """``lnk/../parts/pod.yaml`` is the file the system opens: its line, under that name."""
+    pod = ('type: pod\ninertial: {mass: 1.0, mass_unverified: test}\nslots:\n  spare:\n'
+           '    accepts: [t200_thruster_cw]\n    default: t200_thruster_cw\n')
+    (tmp_path / 'other' / 'sub').mkdir(parents=True)
+    (tmp_path / 'other' / 'parts').mkdir()
+    (tmp_path / 'other' / 'parts' / 'pod.yaml').write_text(pod, encoding='utf-8')
+    (tmp_path / 'parts').mkdir()
+    (tmp_path / 'parts' / 'pod.yaml').write_text('# not this one\n' * 3 + pod,
+                                                 encoding='utf-8')
+    (tmp_path / 'lnk').symlink_to(tmp_path / 'other' / 'sub')
+    config = write_config(tmp_path, 'part_files: [lnk/../parts/pod.yaml]\nparts:\n'
+                                    '  - {type: pod, name: pod, xyz: [0, 0, 0.3]}\n')
+    with pytest.raises(BlueRoboticsPartsError) as caught:
+        build(config)
+    assert str(caught.value).startswith(f'{tmp_path}/lnk/../parts/pod.yaml:6: propeller spare')

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from bluerobotics_parts.pressure import PressureError, PressureSpec, rotate
+from bluerobotics_parts.pressure import PressureError, PressureSpec, rotate, Throttle
 from conftest import CONFIG_DIR, REPO
 import pytest
 import ros_support
@@ -62,6 +62,17 @@ def test_it_saturates_at_the_sensor_maximum():
     assert BAR30.pressure((0.0, 0.0, -1000.0), LEVEL) == 3e6
 
 
+def test_the_throttle_lets_through_the_rate_by_stamps():
+    throttle = Throttle(50.0)
+    stamps = [k * 0.005 for k in range(40)]  # 200 Hz of odometry for 0.2 s
+    passed = [stamp for stamp in stamps if throttle.due(stamp)]
+    assert passed == pytest.approx([k * 0.02 for k in range(10)])
+    assert throttle.due(0.0)  # a reset simulation starts over
+    assert all(Throttle(0.0).due(stamp) for stamp in (1.0, 1.0, 1.0001))  # 0: every one
+    with pytest.raises(PressureError, match='update_rate must be a number >= 0'):
+        Throttle(-1.0)
+
+
 @pytest.mark.parametrize('kwargs, words', [
     ({'offset': (0.0, 0.0), 'max_pressure': 3e6}, 'offset must be x, y, z'),
     ({'offset': (0.0, 0.0, math.nan), 'max_pressure': 3e6}, 'offset z must be a finite'),
@@ -83,7 +94,7 @@ def test_the_launch_plan_gives_the_rov_its_converter(tmp_path):
                                'pressure_topic': '/bluerov2/depth/pressure',
                                'frame_id': 'bluerov2/depth_port',
                                'offset': pytest.approx([-0.205, 0.0, -0.015]),
-                               'max_pressure': 3e6}
+                               'max_pressure': 3e6, 'update_rate': 50.0}
 
 
 @pytest.fixture
