@@ -48,8 +48,9 @@ setup(
     python_requires='>=3.10',
     packages=find_packages(exclude=['test', 'test.*']),
     # numpy and Pillow draw `render`'s picture (about 50 MB installed, against 125 MB for
-    # matplotlib: NOTES.md, issue 14); argcomplete completes the command line in a shell
-    install_requires=['PyYAML>=5.4', 'xacro>=2.0.8', 'numpy', 'Pillow>=8', 'argcomplete>=2'],
+    # matplotlib: NOTES.md, issue 14; Pillow 10.1 or later, whose fallback font takes a size);
+    # argcomplete completes the command line in a shell
+    install_requires=['PyYAML>=5.4', 'xacro>=2.0.8', 'numpy', 'Pillow>=10.1', 'argcomplete>=2'],
     extras_require={
         # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon, wheel
         # (test_packaging's offline pip install); tools/setup_ros.sh adds ROS 2 and the linters

@@ -90,6 +90,16 @@ PROPELLER_FIELDS = {
 PROPELLER_REQUIRED = ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'thrust_coefficient')
 INSTALLED_THRUST_FIELDS = {'fraction': _POSITIVE.described(
     'installed thrust over the bench figure, in (0, 2]')}
+INSTALLED_THRUST_REQUIRED = ('fraction',)
+#: A base part's published figures the checks compare with, and where a launch spawns it.
+HYDROSTATICS_FIELDS = {
+    'freeboard': _POSITIVE.described('m, published, at the published load'),
+    'max_draft': _POSITIVE.described('m, published, at full load'),
+    'payload_capacity': kinds.number(nonnegative=True).described('kg, published'),
+    'net_buoyancy': kinds.number().described('kg, published (negative: it sinks)'),
+    'spawn_depth': kinds.number(nonnegative=True).described(
+        'm below the surface a launch spawns it (z:=auto); 0 for a boat')}
+HYDROSTATICS_KEYS = tuple(HYDROSTATICS_FIELDS)
 FRAME_KEYS = tuple(FRAME_FIELDS)
 SLOT_KEYS = tuple(SLOT_FIELDS)
 GEOMETRY_KEYS = tuple(GEOMETRY_FIELDS)
@@ -300,7 +310,8 @@ class _Checker:
         (bluerobotics_parts.propulsion).
         """
         path = ('installed_thrust',)
-        if not self.section('installed_thrust', data, INSTALLED_THRUST_FIELDS, ('fraction',)):
+        if not self.section('installed_thrust', data, INSTALLED_THRUST_FIELDS,
+                            INSTALLED_THRUST_REQUIRED):
             return
         fraction = self.valid(data, 'fraction')
         if fraction is not None and fraction > 2:
@@ -466,6 +477,8 @@ SECTION_CHECKS = {
     'propeller': _Checker.propeller,
     'hydrodynamics': _Checker.hydrodynamics,
     'installed_thrust': _Checker.installed_thrust,
+    'hydrostatics': lambda checker, data, frames: checker.section(
+        'hydrostatics', data, HYDROSTATICS_FIELDS, ()),
     **{section: (lambda name: lambda checker, data, frames: checker.sensor(name, data, frames))(
         section) for section in SENSOR_KINDS},
 }

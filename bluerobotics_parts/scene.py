@@ -112,9 +112,13 @@ def build_scene(resolved) -> Scene:
             rgba = NO_MATERIAL if material is None else (
                 _rgba(material) or materials.get(material.get('name')) or NO_MATERIAL)
             solids.append(Solid(vehicle.link(name).part, name, placed, rgba))
-    markers = [Marker('slot' if vehicle.slots[key].occupant else 'empty', slot.name,
-                      slot.link, poses[slot.link])
-               for key, slot in vehicle.slots.items()]
+    # a filled slot is labelled by its occupant, an empty one by its name (its link's name
+    # where another slot has the same name): each label names one thing
+    names = [slot.name for slot in vehicle.slots.values() if not slot.occupant]
+    markers = [Marker('slot', slot.occupant, slot.link, poses[slot.link]) if slot.occupant
+               else Marker('empty', slot.name if names.count(slot.name) == 1 else slot.link,
+                           slot.link, poses[slot.link])
+               for slot in vehicle.slots.values()]
     markers += [Marker('frame', frame.link, frame.link, poses[frame.link])
                 for frame in record.frames]
     colour = {}

@@ -174,3 +174,29 @@ def test_a_missing_library_is_a_message(tmp_path):
                              'Pillow, or apt install python3-pil (rosdep install installs them '
                              'from package.xml)\n')
     assert not (tmp_path / 'boat.png').exists()
+
+
+def test_each_slot_label_names_one_thing(tmp_path):
+    """A filled slot by its occupant; an empty one by its name, or its link where that repeats."""
+    from bluerobotics_parts.pipeline import resolve_config
+
+    config = write_config(tmp_path, 'slots:\n  - {name: ping_mount2, xyz: [0.3, -0.27, -0.02],'
+                                    ' accepts: [blueboat_ping_singlebeam_mount],\n'
+                                    '     default: blueboat_ping_singlebeam_mount}\n'
+                                    'parts:\n  - {slot: ping, of: ping_mount2, name: ping2, '
+                                    'type: ping_singlebeam}\n'
+                                    '  - {slot: ping, of: ping_mount, type: none}\n')
+    labels = {m.link: (m.kind, m.label) for m in build_scene(resolve_config(config)).markers}
+    assert labels['ping_mount2_ping'] == ('slot', 'ping2')  # the occupant, not the slot's name
+    assert labels['ping_mount_ping'] == ('empty', 'ping')
+    assert labels['base_link_mast'] == ('empty', 'mast')
+
+
+def test_a_base_part_whose_hydrostatics_are_not_numbers_is_refused_not_a_traceback(tmp_path):
+    (tmp_path / 'raft.yaml').write_text('type: raft\ninertial: {mass: 5.0, mass_unverified: x}\n'
+                                        'hydrostatics: {spawn_depth: deep}\n', encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    result = cli('render', config, '-o', tmp_path / 'raft.png')
+    assert result.returncode == 1
+    assert result.stderr == (f"error: {tmp_path / 'raft.yaml'}:3: hydrostatics spawn_depth "
+                             "must be a number, got 'deep'\n")
