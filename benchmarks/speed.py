@@ -101,8 +101,10 @@ def run(command, env) -> tuple[float, float]:
 
 
 def build_command(config: Path, out: Path, cached: bool = False) -> list:
-    return [sys.executable, '-m', 'bluerobotics_parts.cli', 'build', config, '-o', out,
-            *([] if cached else ['--no-cache'])]
+    """Return ``bluerobotics-parts build``, the console script as users run it (as xacro)."""
+    script = Path(sys.executable).parent / 'bluerobotics-parts'
+    launcher = [script] if script.exists() else [sys.executable, '-m', 'bluerobotics_parts.cli']
+    return [*launcher, 'build', config, '-o', out, *([] if cached else ['--no-cache'])]
 
 
 def xacro_command(urdf: Path) -> list:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 import hashlib
-import importlib.util
+import importlib.machinery
 import json
 import os
 from pathlib import Path
@@ -75,9 +75,9 @@ def package_fingerprint() -> str:
     share = paths.share_dir()
     roots = [('code', code)] + [(name, share / name) for name in PACKAGE_FOLDERS]
     # PyYAML's dumper writes the effective config an identity covers: its Python code counts
-    # (found without the cost of importing it; its version is in __init__.py, so its compiled
-    # parser, 2.7 MB, is left out)
-    spec = importlib.util.find_spec('yaml')
+    # (found without the cost of importing it, or importlib.util; its version is in
+    # __init__.py, so its compiled parser, 2.7 MB, is left out)
+    spec = importlib.machinery.PathFinder.find_spec('yaml')
     if spec is not None and spec.submodule_search_locations:
         roots += [('yaml', Path(folder)) for folder in spec.submodule_search_locations]
     digest.update(f'{share}\0'.encode())

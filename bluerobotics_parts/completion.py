@@ -26,9 +26,14 @@ from __future__ import annotations
 import os
 
 
+def completing() -> bool:
+    """Return whether the shell's completion hook runs the command (argcomplete's variable)."""
+    return '_ARGCOMPLETE' in os.environ
+
+
 def enable(parser) -> None:
     """Answer a completion request for ``parser`` (and exit), if the shell made one."""
-    if '_ARGCOMPLETE' not in os.environ:
+    if not completing():
         return  # the usual case: no import, no cost
     try:
         import argcomplete

@@ -22,8 +22,6 @@ AssemblyError carries all of them at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 
 def located(message: str, file: str | None = None, line: int | None = None) -> str:
     """Return ``file:line: message``, or as much of the location as is known."""
@@ -43,7 +41,6 @@ def shown(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
-@dataclass(frozen=True)
 class Problem:
     """
     One mistake, with where it is when known.
@@ -54,14 +51,35 @@ class Problem:
     nothing, unknown keys). ``rule`` names the rule, for callers that treat some rules apart
     (the API defers references to instances that may be added later); ``path`` is the item
     it is about (``('parts', 2, 'type')``), when known.
+
+    Equal (and hashed) by message, file and line: the same mistake found twice is one. A plain
+    class, not a dataclass: importing dataclasses costs a command 10 ms (it imports inspect),
+    more than a cached build spends on anything else.
     """
 
-    message: str
-    file: str | None = None
-    line: int | None = None
-    stage: str = field(default='check', compare=False)
-    rule: str = field(default='', compare=False)
-    path: tuple | None = field(default=None, compare=False)  # the item in its document
+    __slots__ = ('message', 'file', 'line', 'stage', 'rule', 'path')
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None,
+                 stage: str = 'check', rule: str = '', path: tuple | None = None):
+        for name, value in (('message', message), ('file', file), ('line', line),
+                            ('stage', stage), ('rule', rule), ('path', path)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f'a Problem cannot be changed ({name})')
+
+    def _key(self) -> tuple:
+        return (self.message, self.file, self.line)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Problem) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f'Problem(message={self.message!r}, file={self.file!r}, line={self.line!r}, '
+                f'stage={self.stage!r}, rule={self.rule!r}, path={self.path!r})')
 
     def __str__(self) -> str:
         return located(self.message, self.file, self.line)

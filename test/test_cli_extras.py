@@ -78,3 +78,18 @@ def test_global_completion_finds_the_marker():
     result = run([sys.executable, '-W', 'ignore', '-m', 'argcomplete._check_console_script',
                   tool('bluerobotics-parts')])
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_command_list_is_the_parsers():
+    """cli.COMMANDS (what a run builds alone) names every subcommand, in the help's order."""
+    import argparse
+
+    from bluerobotics_parts import cli
+
+    (subcommands,) = [a for a in cli.parser()._actions
+                      if isinstance(a, argparse._SubParsersAction)]
+    assert tuple(subcommands.choices) == cli.COMMANDS
+    for name in cli.COMMANDS:  # each one alone parses what it takes
+        (alone,) = [a for a in cli.parser(only=name)._actions
+                    if isinstance(a, argparse._SubParsersAction)]
+        assert list(alone.choices) == [name]
