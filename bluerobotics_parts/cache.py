@@ -158,6 +158,23 @@ def digests_read(files: dict, sources: dict) -> dict[str, str]:
             for relative, source in sources.items()}
 
 
+def reuse(where: Path | None, request: tuple, make) -> dict:
+    """
+    Return the cached result of ``request`` (request_key's arguments), or ``make()`` it.
+
+    ``make`` returns the result with ``files_read`` (digests_read) beside it; it is stored
+    unless the config changed while it ran.
+    """
+    key = request_key(*request) if where is not None else None
+    made = load(where, key)
+    if made is None:
+        made = make()
+        files_read = made.pop('files_read')
+        if key and request_key(*request) == key:
+            store(where, key, files_read, made)
+    return made
+
+
 def load(where: Path | None, key: str | None) -> dict | None:
     """Return the cached result for ``key``: None on a miss, a stale or a damaged entry."""
     if where is None or key is None:

@@ -118,15 +118,9 @@ def cmd_build(args) -> int:
 
     folder = Path(args.output)
     check_output_folder(folder)
-    where = None if args.no_cache else cache.folder()
-    request = (args.config, args.name, args.gz_release, None)
-    key = cache.request_key(*request) if where is not None else None
-    made = cache.load(where, key)
-    if made is None:
-        made = _build_products(args)
-        files_read = made.pop('files_read')
-        if key and cache.request_key(*request) == key:  # the config did not change meanwhile
-            cache.store(where, key, files_read, made)
+    made = cache.reuse(None if args.no_cache else cache.folder(),
+                       (args.config, args.name, args.gz_release, None),
+                       lambda: _build_products(args))
     files = {name: text.encode('utf-8') for name, text in made['artefacts'].items()}
     write_files_atomically(folder, files)
     sys.stdout.write(made['summary'] + written_lines([folder / name for name in files]))

@@ -148,16 +148,9 @@ def _vehicle(args: dict, environ=None) -> dict:
     depend on the vehicle alone, the spawn depth, the identity. The pose, the world and the
     other arguments are applied after, so they never miss the cache.
     """
-    request = (args['config'], args['name'], args['gz_release'], args['current'], 'launch')
-    where = cache.folder(environ, launch=True)
-    key = cache.request_key(*request) if where is not None else None
-    made = cache.load(where, key)
-    if made is None:
-        made = build_vehicle(args)
-        files_read = made.pop('files_read')
-        if key and cache.request_key(*request) == key:  # the config did not change meanwhile
-            cache.store(where, key, files_read, made)
-    return made
+    return cache.reuse(cache.folder(environ, launch=True),
+                       (args['config'], args['name'], args['gz_release'], args['current'],
+                        'launch'), lambda: build_vehicle(args))
 
 
 def build_vehicle(args: dict) -> dict:
