@@ -30,15 +30,15 @@ vehicle model:
 One FluidPressure per odometry message, at most ``update_rate`` a second by the messages'
 stamps (pressure.Throttle), stamped with its odometry's time; ``variance`` 0, which the
 message defines as unknown. It stops cleanly on SIGINT / SIGTERM as ``scan_to_range`` does
-(range_node.StopRequest). Every rclpy import is inside a function.
+(node_runner.run). Every rclpy import is inside a function.
 """
 
 from __future__ import annotations
 
 import sys
 
+from .node_runner import parameters, run
 from .pressure import PressureError, PressureSpec, Throttle
-from .range_node import run
 
 NODE_NAME = 'pose_to_pressure'
 PARAMETERS = {  # name -> default; the launch plan sets all of them
@@ -68,11 +68,7 @@ def make_node(parameter_overrides=()):
 
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
-            for name, default in PARAMETERS.items():
-                self.declare_parameter(name, default)
-
-            def value(name):
-                return self.get_parameter(name).value
+            value = parameters(self, PARAMETERS)
 
             self.spec = PressureSpec(offset=tuple(float(v) for v in value('offset')),
                                      max_pressure=float(value('max_pressure')))

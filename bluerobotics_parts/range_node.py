@@ -28,18 +28,17 @@ one per echosounder with the names from ``topics.py`` and the beam data from the
     min_range, max_range   the measurable interval, m
 
 The header stamp is the scan's, so the Range is as old as the measurement. SIGINT and SIGTERM,
-however many arrive and whenever, end the node cleanly with exit status 0: a terminal's Ctrl-C
-reaches every process of ``ros2 launch`` and launch then sends its own SIGINT, so a second one
-during the shutdown is the normal case. Every rclpy import is inside a function: the module
-imports (and ``main`` explains itself) without ROS.
+however many arrive and whenever, end the node cleanly with exit status 0 (node_runner.py,
+shared with pose_to_pressure). Every rclpy import is inside a function: the module imports
+(and ``main`` explains itself) without ROS.
 """
 
 from __future__ import annotations
 
-import signal
 import sys
 
 from .echosounder import EchosounderError, RangeReading, RangeSpec
+from .node_runner import parameters, run
 
 NODE_NAME = 'scan_to_range'
 PARAMETERS = {  # name -> default; the launch plan sets all of them
@@ -68,11 +67,7 @@ def make_node(parameter_overrides=()):
 
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
-            for name, default in PARAMETERS.items():
-                self.declare_parameter(name, default)
-
-            def value(name):
-                return self.get_parameter(name).value
+            value = parameters(self, PARAMETERS)
 
             self.spec = RangeSpec(field_of_view=float(value('field_of_view')),
                                   min_range=float(value('min_range')),
@@ -114,80 +109,9 @@ def make_node(parameter_overrides=()):
     return ScanToRange()
 
 
-class StopRequest:
-    """
-    Records SIGINT / SIGTERM instead of raising KeyboardInterrupt.
-
-    rclpy's own handlers are not installed (``SignalHandlerOptions.NO``): they raise
-    KeyboardInterrupt wherever the signal lands, also inside ``destroy_node``, and the node then
-    dies with exit code -2. Here a signal only sets a flag; the spin loop sees it within
-    ``SPIN_PERIOD`` seconds and shuts down once. From the first signal on, further ones are
-    ignored: Python resets a handler it installed to the default (die) while the interpreter
-    finalizes (CPython 3.11, Modules/signalmodule.c, _PySignal_Fini), and a late second
-    SIGINT would otherwise kill the exiting process.
-    """
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self):
-        self.requested = False
-        for number in self.SIGNALS:
-            signal.signal(number, self._handle)
-
-    def _handle(self, number, frame) -> None:
-        self.request()
-
-    def request(self) -> None:
-        """Stop, and ignore every later SIGINT / SIGTERM (the process is on its way out)."""
-        self.requested = True
-        for number in self.SIGNALS:
-            signal.signal(number, signal.SIG_IGN)
-
-
-SPIN_PERIOD = 0.1  # s: the longest a stop request waits for the spin loop
-
-
 def main(argv=None) -> int:
     """Run the console script ``scan_to_range`` (``ros2 run bluerobotics_parts scan_to_range``)."""
     return run(NODE_NAME, make_node, EchosounderError, argv, needs='rclpy and sensor_msgs')
-
-
-def run(program: str, make, errors, argv=None, needs: str = 'rclpy') -> int:
-    """
-    Run a converter node until SIGINT / SIGTERM (StopRequest); return its exit status.
-
-    ``make`` builds the node (rclpy initialised); ``errors``: the exception type its bad
-    parameters raise (exit 1 with the message). Without rclpy: exit 1, saying what it needs.
-    """
-    stop = StopRequest()  # first: a signal during start-up must not raise either
-    try:
-        import rclpy
-        from rclpy.executors import SingleThreadedExecutor
-        from rclpy.signals import SignalHandlerOptions
-    except ImportError as error:
-        print(f'{program} needs ROS 2 ({needs}): {error}. Source your ROS 2 '
-              "setup (e.g. /opt/ros/jazzy/setup.bash) and the workspace's install/setup.bash, "
-              f'then run it with ros2 run bluerobotics_parts {program}.', file=sys.stderr)
-        return 1
-    rclpy.init(args=sys.argv if argv is None else argv,
-               signal_handler_options=SignalHandlerOptions.NO)
-    try:
-        node = make()
-    except errors as error:
-        print(f'{program}: {error}', file=sys.stderr)
-        rclpy.try_shutdown()
-        return 1
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    try:
-        while not stop.requested and rclpy.ok():
-            executor.spin_once(timeout_sec=SPIN_PERIOD)
-    finally:
-        stop.request()  # however it ends, signals from now on find nothing to interrupt
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
 
 
 if __name__ == '__main__':

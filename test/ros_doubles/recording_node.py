@@ -94,7 +94,7 @@ def main(argv) -> None:
 
     def stopping(*_):
         stop.append(True)
-        for number in (signal.SIGINT, signal.SIGTERM):  # as range_node.StopRequest does
+        for number in (signal.SIGINT, signal.SIGTERM):  # as node_runner.StopRequest does
             signal.signal(number, signal.SIG_IGN)
 
     for number in (signal.SIGINT, signal.SIGTERM):
