@@ -120,3 +120,14 @@ def resolve_text():
         return cache[key]
 
     return resolve
+
+
+@pytest.fixture
+def ros():
+    """Return a real rclpy, initialised for the test (ros_support: skipped, or failed in CI)."""
+    import ros_support
+
+    rclpy = ros_support.require_rclpy()
+    rclpy.init()
+    yield rclpy
+    rclpy.try_shutdown()

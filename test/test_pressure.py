@@ -97,14 +97,6 @@ def test_the_launch_plan_gives_the_rov_its_converter(tmp_path):
                                'max_pressure': 3e6, 'update_rate': 50.0}
 
 
-@pytest.fixture
-def ros():
-    rclpy = ros_support.require_rclpy()
-    rclpy.init()
-    yield rclpy
-    rclpy.try_shutdown()
-
-
 def test_an_odometry_becomes_a_fluid_pressure(ros):
     from bluerobotics_parts import pressure_node
     from nav_msgs.msg import Odometry

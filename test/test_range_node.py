@@ -58,14 +58,6 @@ def test_without_rclpy_the_command_says_what_it_needs(tmp_path):
     assert 'Traceback' not in result.stderr
 
 
-@pytest.fixture
-def ros():
-    rclpy = ros_support.require_rclpy()
-    rclpy.init()
-    yield rclpy
-    rclpy.try_shutdown()
-
-
 def test_a_scan_becomes_a_range(ros):
     from bluerobotics_parts import range_node
     from rclpy.executors import SingleThreadedExecutor
