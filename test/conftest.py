@@ -124,10 +124,25 @@ def resolve_text():
 
 @pytest.fixture
 def ros():
-    """Return a real rclpy, initialised for the test (ros_support: skipped, or failed in CI)."""
+    """Return a real rclpy, initialised for the test (failed where it is missing: PyPI has it)."""
     import ros_support
 
     rclpy = ros_support.require_rclpy()
     rclpy.init()
     yield rclpy
     rclpy.try_shutdown()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print one line per skip reason with its count: what did not run, at a glance."""
+    import collections
+
+    reasons = collections.Counter()
+    for report in terminalreporter.stats.get('skipped', []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reasons[reason.removeprefix('Skipped: ')] += 1
+    if reasons:
+        terminalreporter.section('skipped, by reason')
+        for reason, count in reasons.most_common():
+            terminalreporter.write_line(f'{count:5d}  {reason}')

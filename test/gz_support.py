@@ -13,87 +13,100 @@
 # limitations under the License.
 
 """
-The real Gazebo Harmonic for the tests: SDFormat 14 and a headless gz-sim 8.14 server.
+The real Gazebo Harmonic for the tests: SDFormat 14 and a headless gz-sim 8 server.
 
-Both come from ../shared/gz-harmonic/ (see its README), which tools/setup_gz.sh unpacks into
-.gz/prefix2 with the Debian packages they need. A clone without ../shared skips the tests that
-need them, with the reason; with CI=true and ../shared present nothing skips: a missing piece
-fails the test.
+Found as a Harmonic install provides them, nothing project-specific to set: ``gz`` on PATH
+with its ``sim`` 8.x, and ``gz.sim8``, ``gz.transport13``, ``gz.msgs10``, ``gz.math7`` and
+``sdformat14`` importable by the Python that runs the tests (Ubuntu's Harmonic packages put
+them on the default Python path; a source build's setup script on PYTHONPATH). Where a piece
+is missing, the tests that need it skip with a reason naming it and how to get it.
 
 ``simulate`` runs one scenario in a fresh process (this file run as a script): the composed
 URDF is converted by SDFormat 14 exactly as gz-sim loads a URDF, put into the shipped world
-config/worlds/water.sdf (read, not copied: only the systems the headless build lacks are taken
-out: Sensors, Imu, Magnetometer, NavSat; and the real-time factor is set to 0 so it runs as
-fast as it can, plus the step size when a scenario asks), and stepped by
-``gz.sim8.TestFixture``. Thrust commands go through gz-transport to the Thruster systems, as
-the bridge sends them; pose disturbances go through the model's world-pose command. The base
-link's pose and velocities (and chosen joints' velocities) come back sampled in time.
+config/worlds/water.sdf (read, not copied: the systems the scenarios do not read, which need
+rendering or sensors, are taken out: Sensors, Imu, Magnetometer, NavSat; and the real-time
+factor is set to 0 so it runs as fast as it can, plus the step size when a scenario asks), and
+stepped by ``gz.sim8.TestFixture``. Thrust commands go through gz-transport to the Thruster
+systems, as the bridge sends them; pose disturbances go through the model's world-pose
+command. The base link's pose and velocities (and chosen joints' velocities) come back sampled
+in time.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 from pathlib import Path
+import shutil
 import subprocess
 import sys
 import tempfile
 from xml.etree import ElementTree
 
 REPO = Path(__file__).resolve().parent.parent
-PREFIX = REPO / '.gz' / 'prefix2'
-PYTHON_PATH = PREFIX / 'lib' / 'python'
 WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
 SENSORS_SYSTEM = 'gz::sim::systems::Sensors'
-# The systems the headless build in ../shared/gz-harmonic has (its README); a world's other
-# systems (Sensors, and the IMU, Magnetometer and NavSat systems of the sensor parts) are taken
-# out of the test world: the server would only log that it cannot load them.
+# The world systems the scenarios use; the shipped world's others (Sensors, which renders, and
+# the IMU, Magnetometer and NavSat systems of the sensor parts) are taken out of the test world:
+# nothing here reads them, and a headless server without rendering could not load them.
 HEADLESS_SYSTEMS = frozenset(f'gz::sim::systems::{name}' for name in (
     'Physics', 'UserCommands', 'SceneBroadcaster', 'Buoyancy', 'Hydrodynamics', 'Thruster',
     'OdometryPublisher', 'JointStatePublisher', 'PosePublisher', 'ApplyLinkWrench'))
+MODULES = ('gz.sim8', 'gz.transport13', 'gz.msgs10', 'gz.math7', 'sdformat14')
+GET_GZ = ('install Gazebo Harmonic (https://gazebosim.org/docs/harmonic/install; with ROS 2 '
+          'Jazzy: ros-jazzy-ros-gz) with its Python bindings (python3-gz-sim8, '
+          'python3-sdformat14), in a shell where gz is on PATH')
 
 
-def shared_dir() -> Path | None:
-    """../shared/gz-harmonic (or BLUEROBOTICS_GZ_HARMONIC), as tools/setup_gz.sh finds it."""
-    named = os.environ.get('BLUEROBOTICS_GZ_HARMONIC')
-    candidates = [Path(named)] if named else [REPO.parent / 'shared' / 'gz-harmonic',
-                                              REPO.parent.parent / 'shared' / 'gz-harmonic']
-    return next((c for c in candidates if c.is_dir()), None)
-
-
-def missing() -> str | None:
-    """Why Gazebo cannot run here (None when it can)."""
-    if shared_dir() is None:
-        return ('Gazebo Harmonic is not available: no ../shared/gz-harmonic beside this checkout '
-                '(the headless gz-sim 8.14 and SDFormat 14 builds; see tools/setup_gz.sh)')
-    if not (PYTHON_PATH / 'gz').is_dir():
-        return (f'../shared/gz-harmonic is there but not unpacked into {PREFIX}: run '
-                'tools/setup.sh test (it calls tools/setup_gz.sh)')
+@functools.lru_cache(maxsize=None)
+def harmonic_gz() -> str | None:
+    """Return the ``gz`` on PATH when its ``sim`` is Harmonic's (8.x), else None."""
+    found = shutil.which('gz')
+    if not found:
+        return None
     try:
-        import google.protobuf  # noqa: F401  (gz.msgs10 needs it)
-    except ImportError:
-        return 'protobuf is not installed in this Python: run tools/setup.sh test'
+        versions = subprocess.run([found, 'sim', '--versions'], capture_output=True, text=True,
+                                  stdin=subprocess.DEVNULL, timeout=60).stdout.split()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found if any(v.startswith('8.') for v in versions) else None
+
+
+@functools.lru_cache(maxsize=None)
+def missing() -> str | None:
+    """Why Gazebo Harmonic cannot run here (None when it can)."""
+    if shutil.which('gz') is None:
+        return f'needs Gazebo Harmonic: no gz on PATH; {GET_GZ}'
+    if harmonic_gz() is None:
+        return (f"needs Gazebo Harmonic: the gz on PATH ({shutil.which('gz')}) has no sim 8.x; "
+                f'{GET_GZ}')
+    probe = subprocess.run(
+        [sys.executable, '-c', 'import importlib, sys\n'
+         'for name in sys.argv[1:]:\n'
+         '    try:\n        importlib.import_module(name)\n'
+         '    except Exception as error:\n        print(name, error); break'] + list(MODULES),
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    if probe.returncode or probe.stdout.strip():
+        problem = (probe.stdout.strip() or probe.stderr.strip()[-300:]).replace('\n', ' ')
+        return (f'needs Gazebo Harmonic\'s Python modules ({", ".join(MODULES)}) importable by '
+                f'{sys.executable}: {problem}; {GET_GZ}')
     return None
 
 
 def require() -> None:
-    """Skip (or, under CI with ../shared present, fail) a test that needs Gazebo."""
+    """Skip a test that needs Gazebo Harmonic where it is not installed (with the reason)."""
     import pytest
 
     reason = missing()
-    if reason is None:
-        return
-    if shared_dir() is not None and os.environ.get('CI', '').lower() == 'true':
-        pytest.fail(reason + ' (CI=true: the Gazebo tests must not skip)')
-    pytest.skip(reason)
+    if reason is not None:
+        pytest.skip(reason)
 
 
 def sdformat14():
-    """Return the sdformat14 module of the prefix (after ``require``)."""
+    """Return the sdformat14 module (after ``require``)."""
     require()
-    if str(PYTHON_PATH) not in sys.path:
-        sys.path.insert(0, str(PYTHON_PATH))
     import gz.math7  # noqa: F401  (sdformat14's poses are gz.math7 types)
     import sdformat14
 
@@ -102,15 +115,14 @@ def sdformat14():
 
 def gz_sdf_print(path: Path) -> str:
     """
-    ``gz sdf -p FILE`` of the prefix.
+    ``gz sdf -p FILE``: the file as SDFormat 14 converts and prints it, element by element.
 
-    the file as SDFormat 14 converts and prints it, element by element (custom elements such as
-    <gz_frame_id> included, which the object model's ``to_string`` leaves out).
+    Custom elements such as <gz_frame_id> are included, which the object model's ``to_string``
+    leaves out.
     """
     require()
-    env = dict(os.environ, PATH=os.pathsep.join([str(PREFIX / 'bin'), os.environ.get('PATH', '')]))
-    result = subprocess.run([str(PREFIX / 'bin' / 'gz'), 'sdf', '-p', str(path)], env=env,
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    result = subprocess.run([harmonic_gz(), 'sdf', '-p', str(path)], capture_output=True,
+                            text=True, stdin=subprocess.DEVNULL, timeout=120)
     if result.returncode != 0:
         raise AssertionError(f'gz sdf -p {path} failed: {result.stderr[-2000:]}')
     return result.stdout
@@ -134,16 +146,12 @@ def environment(folder: Path) -> dict:
     """
     Return the process environment of a simulation.
 
-    Loopback-only transport on a partition of its own, the prefix's Python modules, the
-    package's meshes.
+    Loopback-only transport on a partition of its own, the package's meshes.
     """
     env = dict(os.environ)
     env.update({
         'GZ_IP': '127.0.0.1',
         'GZ_PARTITION': f'bluerobotics_parts_test_{os.getpid()}_{folder.name}',
-        'PYTHONPATH': os.pathsep.join([str(PYTHON_PATH), env.get('PYTHONPATH', '')]).rstrip(
-            os.pathsep),
-        'PATH': os.pathsep.join([str(PREFIX / 'bin'), env.get('PATH', '')]),
         'GZ_SIM_RESOURCE_PATH': str(resource_folder(folder)),
     })
     return env

@@ -13,26 +13,32 @@
 # limitations under the License.
 
 """
-What the ROS tests need: the ROS pieces, test doubles for the missing programs, a launch runner.
+What the ROS tests need: the ROS pieces, the programs a launch starts, a launch runner.
 
-Real here: rclpy with Fast DDS and the messages (PyPI), the launch stack (launch, launch_ros,
-launch_testing, ros2launch: ../shared/ros-jazzy/wheels) and ros_gz_sim's gz_sim.launch.py
-(../shared/ros-jazzy/ros_gz_sim). Doubles (test/ros_doubles/, each says what it stands in
-for): robot_state_publisher, ros_gz_bridge parameter_bridge, ros_gz_sim create, rviz2,
-joint_state_publisher_gui, gz, and the composition_interfaces module launch_ros imports.
+Found as a sourced ROS 2 Jazzy install provides them, nothing project-specific to set: rclpy
+and the messages importable (a Jazzy install, or PyPI's ros-jazzy-* wheels that
+tools/setup_ros.sh installs), the launch stack (launch, launch_ros, ros2launch) importable,
+``ros2`` on PATH, ros_gz_sim's gz_sim.launch.py through the ament index. A missing piece skips
+the test with a reason naming it and how to get it; a piece PyPI provides (rclpy, the
+messages, the ament linters) fails the test where it is missing: the set-up installs it.
 
-A missing piece skips the test with the reason, except under CI=true with the shared folder
-present: there every ROS test must run, so a missing piece fails.
+The programs a launch starts (robot_state_publisher, parameter_bridge, create, rviz2,
+joint_state_publisher_gui, gz) are each fronted by a recorder in the test's ament prefix
+(test/ros_doubles/): it records how launch started the program, then runs the real one where
+the ament index (PATH for gz) has it, or stands in for it where it is absent. The
+composition_interfaces module launch_ros imports is a double only where the real one is absent.
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import os
 from pathlib import Path
 import random
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -42,11 +48,10 @@ import time
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get('BLUEROBOTICS_PARTS_SHARED') or REPO.parent / 'shared')
-GZ_SIM_LAUNCH = SHARED / 'ros-jazzy' / 'ros_gz_sim' / 'gz_sim.launch.py'
 DOUBLES = Path(__file__).resolve().parent / 'ros_doubles'
 RECORDS_ENV = 'BLUEROBOTICS_PARTS_TEST_RECORDS'
-# (package, executable) of every program a double stands in for
+REAL_GZ_ENV = 'BLUEROBOTICS_PARTS_TEST_REAL_GZ'  # the gz recorder forwards to this gz
+# (package, executable) of every program a recorder fronts
 DOUBLE_PROGRAMS = (
     ('robot_state_publisher', 'robot_state_publisher'),
     ('ros_gz_bridge', 'parameter_bridge'),
@@ -54,58 +59,85 @@ DOUBLE_PROGRAMS = (
     ('rviz2', 'rviz2'),
     ('joint_state_publisher_gui', 'joint_state_publisher_gui'),
 )
+GUI_PROGRAMS = frozenset({'rviz2', 'joint_state_publisher_gui'})  # need a display to run
 PACKAGE = 'bluerobotics_parts'
 PACKAGE_DATA = ('package.xml', 'urdf', 'meshes', 'config')
-
-
-def strict() -> bool:
-    """Return whether a missing ROS piece fails (CI with the shared folder) instead of skipping."""
-    return os.environ.get('CI') == 'true' and SHARED.is_dir()
+GET_ROS = ('install ROS 2 Jazzy (https://docs.ros.org/en/jazzy/Installation.html) and run the '
+           'tests in a shell that sourced /opt/ros/jazzy/setup.bash')
+GET_ROS_GZ = ('install ros-jazzy-ros-gz (with Gazebo Harmonic) and source '
+              '/opt/ros/jazzy/setup.bash')
 
 
 def unavailable(reason: str):
-    """Skip with the reason, or fail where every ROS test must run."""
-    if strict():
-        pytest.fail(f'{reason} (CI=true and {SHARED} exists: no ROS test may skip; run '
-                    'tools/setup.sh test)', pytrace=False)
+    """Skip the test: a piece it needs is not installed here (the reason says which)."""
     pytest.skip(reason)
 
 
 def unavailable_module(reason: str):
-    """Skip the whole module (at import) with the reason, or fail where every ROS test runs."""
-    if strict():
-        raise ImportError(f'{reason} (CI=true and {SHARED} exists: no ROS test may skip)')
+    """Skip the whole module, at import, with the reason."""
     pytest.skip(reason, allow_module_level=True)
 
 
+def installable(reason: str):
+    """Fail the test: a piece PyPI provides is missing, so the set-up did not run or broke."""
+    pytest.fail(f'{reason}: tools/setup.sh test installs it from PyPI (or {GET_ROS})',
+                pytrace=False)
+
+
 def require_rclpy():
-    """Return rclpy, or skip / fail when it or sensor_msgs is missing."""
+    """Return rclpy; fail when it or sensor_msgs is missing (PyPI has both)."""
     try:
         import rclpy
         import sensor_msgs.msg  # noqa: F401
     except ImportError as error:
-        unavailable(f'needs ROS 2 rclpy and sensor_msgs (tools/setup_ros.sh installs them from '
-                    f'PyPI): {error}')
+        installable(f'needs ROS 2 rclpy and sensor_msgs ({error})')
     return rclpy
 
 
-def require_launch():
-    """Make launch, launch_ros and ros2 launch importable here, or skip / fail."""
-    require_rclpy()
+@functools.lru_cache(maxsize=None)
+def launch_stack_missing() -> str | None:
+    """Why the launch stack cannot be imported here (None when it can)."""
     if str(DOUBLES) not in sys.path:  # composition_interfaces, after any real one
         sys.path.append(str(DOUBLES))
     try:
-        import launch  # noqa: F401
+        import launch
         import launch_ros.actions  # noqa: F401
         import ros2launch  # noqa: F401
     except ImportError as error:
-        unavailable(f'needs the ROS 2 launch stack ({SHARED}/ros-jazzy/wheels, installed by '
-                    f'tools/setup_ros.sh): {error}')
-    if not GZ_SIM_LAUNCH.is_file():
-        unavailable(f"needs ros_gz_sim's gz_sim.launch.py at {GZ_SIM_LAUNCH}")
-    for program in ('ruby', 'ros2'):
-        if not executable(program):
-            unavailable(f'needs {program} (tools/setup.sh test installs it)')
+        return (f'needs the ROS 2 launch stack (launch, launch_ros, ros2launch), not importable '
+                f'by {sys.executable} ({error}); it is not on PyPI: {GET_ROS}')
+    if not hasattr(launch, 'LaunchDescription'):  # PyPI's "launch" is another project
+        return (f'needs the ROS 2 launch stack, but the "launch" module at {launch.__file__} is '
+                f"another project (PyPI's launch): uninstall it and {GET_ROS}")
+    return None
+
+
+def gz_sim_launch_file() -> Path | None:
+    """Return ros_gz_sim's gz_sim.launch.py as the ament index finds it, else None."""
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        share = Path(get_package_share_directory('ros_gz_sim'))
+    except (ImportError, LookupError, ValueError):
+        return None
+    found = share / 'launch' / 'gz_sim.launch.py'
+    return found if found.is_file() else None
+
+
+def require_launch() -> Path:
+    """Skip unless the launch stack, ros2 and ros_gz_sim are here; return gz_sim.launch.py."""
+    require_rclpy()
+    reason = launch_stack_missing()
+    if reason:
+        unavailable(reason)
+    if not executable('ros2'):
+        unavailable(f'needs the ros2 command (ros2cli) on PATH: {GET_ROS}')
+    gz_sim_launch = gz_sim_launch_file()
+    if gz_sim_launch is None:
+        unavailable(f"needs ros_gz_sim's gz_sim.launch.py on the ament index: {GET_ROS_GZ}")
+    if not executable('ruby'):
+        pytest.fail('needs ruby for the gz recorder (test/ros_doubles/gz): tools/setup.sh test '
+                    'installs it from Debian (apt install ruby)', pytrace=False)
+    return gz_sim_launch
 
 
 def executable(name: str) -> str | None:
@@ -147,30 +179,75 @@ def package_share() -> Path:
     return installed / 'share' / PACKAGE if installed else REPO
 
 
+def real_program(package: str, program: str) -> Path | None:
+    """Return the real executable of a ROS package as the ament index finds it, else None."""
+    for entry in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
+        candidate = Path(entry) / 'lib' / package / program if entry else None
+        if candidate and candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def has_display() -> bool:
+    """Return whether a GUI program could open a window here."""
+    return bool(os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY'))
+
+
+def programs_to_run() -> dict:
+    """
+    Return what each recorder runs after recording: program -> the real path, or None.
+
+    The real program where the ament index has it (a GUI program only with a display); gz:
+    a Harmonic ``gz`` on PATH when the real ``create`` runs (a real spawn needs a real world).
+    """
+    chosen = {}
+    for package, program in DOUBLE_PROGRAMS:
+        real = real_program(package, program)
+        if real and program in GUI_PROGRAMS and not has_display():
+            real = None
+        chosen[program] = str(real) if real else None
+    import gz_support
+
+    chosen['gz'] = gz_support.harmonic_gz() if chosen['create'] else None
+    return chosen
+
+
 def make_prefix(prefix: Path, doubles: bool = True) -> Path:
     """
-    Lay out an ament prefix with this package, ros_gz_sim's launch file and the doubles.
+    Lay out an ament prefix with this package, ros_gz_sim's launch files and the recorders.
 
     bluerobotics_parts: its share folder holds links to this checkout's data, so
     ``<share>/..`` (package.xml's gazebo_model_path) has a ``bluerobotics_parts/meshes``;
-    scan_to_range is the real node from this checkout. ros_gz_sim: the real gz_sim.launch.py.
-    Every other program is a recording_node.py double; ``bin/gz`` is the gz double. Without
-    ``doubles``: this package alone. Where the package is installed (installed_prefix), the
-    prefix leaves it out and the installed one runs.
+    scan_to_range is the real node from this checkout. ros_gz_sim: the installed launch files.
+    Every program a launch starts is fronted by a recorder (recording_node.py; ``bin/gz`` the
+    Ruby one) that, after recording, runs what ``programs_to_run`` chose, or stands in for it;
+    the choice is written to ``<prefix>/recorders.json``. Without ``doubles``:
+    this package alone. Where the package is installed (installed_prefix), the prefix leaves it
+    out and the installed one runs.
     """
-    python = sys.executable
-    for package, program in DOUBLE_PROGRAMS if doubles else ():
-        _register(prefix, package)
-        _script(prefix / 'lib' / package / program,
-                f'#!/bin/sh\nexec {python} {DOUBLES / "recording_node.py"} {package} {program} '
-                '"$@"\n')
     if doubles:
-        _ros_gz_sim(prefix)
+        chosen = programs_to_run()
+        for package, program in DOUBLE_PROGRAMS:
+            command = [sys.executable, str(DOUBLES / 'recording_node.py'),
+                       *(['--real', chosen[program]] if chosen[program] else []), package, program]
+            _register(prefix, package)
+            _script(prefix / 'lib' / package / program,
+                    f'#!/bin/sh\nexec {shlex.join(command)} "$@"\n')
+        _ros_gz_sim(prefix, require_launch())
         (prefix / 'bin').mkdir(parents=True, exist_ok=True)
         (prefix / 'bin' / 'gz').symlink_to(DOUBLES / 'gz')
+        (prefix / 'recorders.json').write_text(json.dumps(chosen, indent=1), encoding='utf-8')
     if installed_prefix() is None:
         _this_checkout(prefix)
     return prefix
+
+
+def recorders(prefix: Path) -> dict:
+    """Return what each recorder of a prefix runs: program -> the real path, or None."""
+    try:
+        return json.loads((prefix / 'recorders.json').read_text(encoding='utf-8'))
+    except FileNotFoundError:
+        return {}
 
 
 def _this_checkout(prefix: Path) -> None:
@@ -189,19 +266,22 @@ def _this_checkout(prefix: Path) -> None:
                 f'#!/bin/sh\nexec {sys.executable} -m {PACKAGE}.{module} "$@"\n')
 
 
-def _ros_gz_sim(prefix: Path) -> None:
+def _ros_gz_sim(prefix: Path, gz_sim_launch: Path) -> None:
+    """Register ros_gz_sim here (for the create recorder) with the installed launch files."""
     _register(prefix, 'ros_gz_sim')
     launch_dir = prefix / 'share' / 'ros_gz_sim' / 'launch'
     launch_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(GZ_SIM_LAUNCH, launch_dir / 'gz_sim.launch.py')
+    for installed in gz_sim_launch.parent.iterdir():
+        (launch_dir / installed.name).symlink_to(installed)
 
 
 def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
     """
-    Return the environment a launch runs in: the prefix first, the doubles, loopback DDS.
+    Return the environment a launch runs in: the prefix first, the recorders, loopback DDS.
 
     GZ_SIM_RESOURCE_PATH is removed, so what reaches gz comes from the launch alone. A random
-    ROS_DOMAIN_ID keeps concurrent test runs on this machine apart.
+    ROS_DOMAIN_ID and a gz partition per test process keep concurrent test runs on this machine
+    apart (two launches of one test share them, so the second finds the first's world).
     """
     env = {k: v for k, v in os.environ.items() if k != 'GZ_SIM_RESOURCE_PATH'}
     env['AMENT_PREFIX_PATH'] = os.pathsep.join(
@@ -211,7 +291,11 @@ def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
     own = [] if installed_prefix() else [str(REPO)]  # else colcon's PYTHONPATH has it
     env['PYTHONPATH'] = os.pathsep.join(
         own + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p] + [str(DOUBLES)])
+    real_gz = recorders(prefix).get('gz')
+    if real_gz:
+        env[REAL_GZ_ENV] = real_gz
     env.update({RECORDS_ENV: str(records), 'ROS_HOME': str(ros_home),
+                'GZ_IP': '127.0.0.1', 'GZ_PARTITION': f'bluerobotics_parts_test_{os.getpid()}',
                 'ROS_DOMAIN_ID': str(random.randint(100, 200)),
                 'ROS_AUTOMATIC_DISCOVERY_RANGE': 'LOCALHOST', 'PYTHONUNBUFFERED': '1',
                 'RCUTILS_COLORIZED_OUTPUT': '0'})

@@ -22,8 +22,8 @@ simulated time, about 10 s here): spawned level at the surface it settles to the
 ``bluerobotics-parts info`` predicts for Gazebo's buoyancy algorithm, and stays; a 10 deg pitch
 and then a 10 deg roll disturbance die out within 10 s; full thrust ahead gives the published
 3.0 m/s (within 5%); full astern slows it and backs it; one propeller alone turns it. Then the
-propeller spin at a 10 ms step, and a water current carrying the boat. Without
-../shared/gz-harmonic these skip (gz_support.require).
+propeller spin at a 10 ms step, and a water current carrying the boat. Where Gazebo
+Harmonic is not installed these skip with the reason (gz_support.require).
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@
 """
 The launch files' descriptions as launch loads them, and the environment hook colcon installs.
 
-These walk the descriptions in this process (the real launch stack, ../shared/ros-jazzy);
-test_launch_runs.py runs them under ros2 launch. Without the launch stack they skip with the
-reason (ros_support.require_launch), except in CI, where they must run.
+These walk the descriptions in this process (the real launch stack, where ROS 2 Jazzy is
+installed); test_launch_runs.py runs them under ros2 launch. Without the launch stack they skip
+with the reason (ros_support.require_launch).
 """
 
 from __future__ import annotations

@@ -15,11 +15,12 @@
 """
 vehicle.launch.py and display.launch.py run by ``ros2 launch``, as a user runs them.
 
-The real launch stack (launch 3.4.3, launch_ros 0.26.6, ros2launch), ros_gz_sim's real
-gz_sim.launch.py and the real scan_to_range node run; the programs that cannot run here are
-test doubles (test/ros_doubles/: robot_state_publisher, parameter_bridge, create, rviz2,
+The installed launch stack (launch, launch_ros, ros2launch), ros_gz_sim's installed
+gz_sim.launch.py and the real scan_to_range node run; every other program is fronted by a
+recorder (test/ros_doubles/: robot_state_publisher, parameter_bridge, create, rviz2,
 joint_state_publisher_gui are rclpy nodes parsing the real --ros-args; gz is a Ruby script
-like the real one) that record what they were started with. Every launch ends with a
+like the real one) that records what it was started with, then runs the real program where it
+is installed or stands in for it (ros_support.make_prefix). Every launch ends with a
 terminal's Ctrl-C (SIGINT to the whole process group).
 
 ros_gz_sim starts gz through /bin/sh (``ExecuteProcess(shell=True)``, ros_gz branch jazzy,

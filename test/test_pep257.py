@@ -25,7 +25,7 @@ def test_pep257(monkeypatch):
     try:
         from ament_pep257.main import main
     except ImportError as error:
-        ros_support.unavailable(f'needs ament_pep257 (tools/setup_ros.sh): {error}')
+        ros_support.installable(f'needs ament_pep257 ({error})')
     monkeypatch.chdir(REPO)
     rc = main(argv=['.', 'test'])
     assert rc == 0, 'Found code style errors / warnings'

@@ -22,7 +22,7 @@ Gazebo's gpu_lidar lays them out, echo_clouds.py) on the plan's scan topic and c
 on its range topic: the nearest in-range return of the rays inside the cone, +inf / -inf
 outside the interval, nothing for a scan without a usable ray, and every other field.
 
-Skips with the reason without the launch stack, except in CI (ros_support.require_launch).
+Skips with the reason where the launch stack is not installed (ros_support.require_launch).
 """
 
 import math
@@ -42,9 +42,8 @@ try:
     import launch_testing
     import launch_testing.actions
     import launch_testing.asserts
-except ImportError as missing:  # a clone without ../shared: skip, except in CI
-    ros_support.unavailable_module(f'needs launch_testing ({ros_support.SHARED}/ros-jazzy/wheels, '
-                                   f'installed by tools/setup_ros.sh): {missing}')
+except ImportError as missing:  # no ROS 2 Jazzy launch stack here
+    ros_support.unavailable_module(f'needs launch_testing ({missing}): {ros_support.GET_ROS}')
 
 PLAN = {}  # the launch plan the node was started from, for the tests
 SAVED_ENVIRONMENT = {}

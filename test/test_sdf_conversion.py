@@ -18,8 +18,8 @@ What Gazebo makes of robot_description.urdf, and the water world as SDFormat rea
 The converted model is checked against the manifest, the part data, our own forward kinematics
 and the bridge.
 
-The conversion checked is Harmonic's own: SDFormat 14 (``import sdformat14`` from
-../shared/gz-harmonic, gz_support.py), which gz-sim 8 loads a URDF with. Debian's ``ign sdf``
+The conversion checked is Harmonic's own: SDFormat 14 (``import sdformat14`` where Gazebo
+Harmonic is installed, gz_support.py), which gz-sim 8 loads a URDF with. Debian's ``ign sdf``
 (SDFormat 12.3, the Fortress-era converter, in any clone) stays as a second check of what an
 older converter would drop: the thruster joints below the massless slot links
 (gazebo.CARRIER_MASS) and the world's validity.

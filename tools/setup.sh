@@ -20,11 +20,18 @@ apt_install() {
 }
 
 PYTHON=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  if ! "$PYTHON" -m venv .venv >/dev/null 2>&1; then
+# In a shell that sourced ROS 2, the venv also sees the system's Python packages: Ubuntu's
+# Gazebo Harmonic puts its Python modules (gz.sim8, sdformat14, ...) there, not on PYTHONPATH.
+VENV=(-m venv)
+if [ -n "${ROS_DISTRO:-}" ]; then
+  VENV+=(--system-site-packages)
+fi
+if [ ! -x .venv/bin/python ] || { [ -n "${ROS_DISTRO:-}" ] &&
+    ! grep -q '^include-system-site-packages = true' .venv/pyvenv.cfg; }; then
+  if ! "$PYTHON" "${VENV[@]}" .venv >/dev/null 2>&1; then
     rm -rf .venv
     apt_install python3-venv
-    "$PYTHON" -m venv .venv
+    "$PYTHON" "${VENV[@]}" .venv
   fi
 fi
 
@@ -40,7 +47,6 @@ fi
 echo "setup: installing bluerobotics_parts${extras} into .venv"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
 if [ "${1:-}" = "test" ]; then
-  tools/setup_gz.sh  # Gazebo Harmonic from ../shared/gz-harmonic, when there
-  tools/setup_ros.sh  # ROS 2 Jazzy rclpy, messages, launch stack, ament linters
+  tools/setup_ros.sh  # ROS 2 Jazzy rclpy, messages, ament linters (PyPI), ruby
 fi
 echo "setup: done (.venv/bin/bluerobotics-parts, .venv/bin/check_assembly)"

@@ -13,26 +13,28 @@
 # limitations under the License.
 
 """
-Test double for the ROS executables that cannot run here: records how launch started it.
+Recorder for the ROS programs a launch starts: records how launch started it, then runs it.
 
-Stands in for robot_state_publisher, ros_gz_bridge's parameter_bridge, ros_gz_sim's create,
-rviz2 and joint_state_publisher_gui, none of which is installable on this machine (see
-../shared/ros-jazzy/README.md). It is a real rclpy node: it parses the real ``--ros-args``
+Fronts robot_state_publisher, ros_gz_bridge's parameter_bridge, ros_gz_sim's create, rviz2
+and joint_state_publisher_gui. It is a real rclpy node: it parses the real ``--ros-args``
 launch_ros gives (node name and namespace remaps, topic remaps, ``--params-file`` files,
 global parameters), and writes what it got to
 ``$BLUEROBOTICS_PARTS_TEST_RECORDS/<package>.<executable>.<pid>.json``: the command line, the
 node's name, namespace, parameters, the names its topics resolve to, the parameter files and
-the files named on the command line. What the real program would then do with them (publish
-TF, bridge, spawn, draw) stays unverified (NOTES.md).
+the files named on the command line.
 
-Like the real create, the create double exits 0 once it has "spawned"; the others run until
-SIGINT or SIGTERM and then exit 0. Neither waits on Fast DDS's own teardown: on a loaded
-machine destroying the participant has stalled past launch's 5 s SIGINT timeout (seen in CI),
-which says nothing about the program a double stands in for. So a double leaves with
-``os._exit`` once its record is written (create) or once it is told to stop, after at most
-``TEARDOWN_BUDGET`` seconds of orderly shutdown.
+With ``--real PATH`` (the program is installed: test/ros_support.py found it on the ament
+index) it then replaces itself with the real program, same arguments, same pid. Without, it is
+the test double: what the real program would do with its arguments (publish TF, bridge, spawn,
+draw) stays unverified (NOTES.md). Like the real create, the create double exits 0 once it
+has "spawned"; the others run until SIGINT or SIGTERM and then exit 0. Neither waits on Fast
+DDS's own teardown: on a loaded machine destroying the participant has stalled past launch's
+5 s SIGINT timeout (seen in CI), which says nothing about the program a double stands in for.
+So a double leaves with ``os._exit`` once its record is written (create) or once it is told to
+stop, after at most ``TEARDOWN_BUDGET`` seconds of orderly shutdown; a recorder hands over to
+the real program after at most that long too.
 
-    recording_node.py PACKAGE EXECUTABLE [ARGUMENTS...]
+    recording_node.py [--real PATH] PACKAGE EXECUTABLE [ARGUMENTS...]
 """
 
 import json
@@ -89,6 +91,9 @@ def record(folder: Path, data: dict) -> None:
 
 
 def main(argv) -> None:
+    real = None
+    if argv[1] == '--real':
+        real, argv = argv[2], argv[:1] + argv[3:]
     package, executable, arguments = argv[1], argv[2], argv[3:]
     stop = []  # Python runs signal handlers in the main thread, whichever thread got it
 
@@ -120,6 +125,26 @@ def main(argv) -> None:
         'files': files_named(arguments, parameters),
     }
     record(Path(os.environ['BLUEROBOTICS_PARTS_TEST_RECORDS']), data)
+    if real:
+        hand_over = threading.Lock()
+
+        def run_real():
+            if hand_over.acquire(blocking=False):
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.execv(real, [real, *arguments])
+
+        watchdog = threading.Timer(TEARDOWN_BUDGET, run_real)
+        watchdog.daemon = True
+        watchdog.start()
+        node.destroy_node()
+        rclpy.try_shutdown()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, signal.SIG_DFL)
+        if stop:  # told to stop while recording: the real program never started
+            leave()
+        run_real()
+        watchdog.join()
     if executable in ONE_SHOT:
         leave()
     while not stop:
