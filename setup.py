@@ -70,10 +70,10 @@ setup(
     zip_safe=False,
     entry_points={
         'console_scripts': [
-            'bluerobotics-parts = bluerobotics_parts.cli:main',
-            'check_assembly = bluerobotics_parts.check_command:main',
-            'scan_to_range = bluerobotics_parts.range_node:main',
-            'pose_to_pressure = bluerobotics_parts.pressure_node:main',
+            'bluerobotics-parts = bluerobotics_parts.cli.main:main',
+            'check_assembly = bluerobotics_parts.cli.check_assembly:main',
+            'scan_to_range = bluerobotics_parts.ros.range_node:main',
+            'pose_to_pressure = bluerobotics_parts.ros.pressure_node:main',
         ],
     },
 )

@@ -81,7 +81,7 @@ def pairs_of(first, second, pairs: int) -> tuple:
 
 
 def whole_command(pairs: int) -> bool:
-    tool = [sys.executable, '-m', 'bluerobotics_parts.cli']
+    tool = [sys.executable, '-m', 'bluerobotics_parts.cli.main']
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / 'boat.png'
         render, info, ratio = pairs_of(lambda: timed(tool + ['render', CONFIG, '-o', out]),
@@ -95,9 +95,9 @@ def whole_command(pairs: int) -> bool:
 
 
 def stages() -> None:
-    from bluerobotics_parts.pipeline import resolve_config
-    from bluerobotics_parts.render import draw
-    from bluerobotics_parts.scene import build_scene
+    from bluerobotics_parts.assembly.pipeline import resolve_config
+    from bluerobotics_parts.picture.render import draw
+    from bluerobotics_parts.picture.scene import build_scene
 
     resolve_config(CONFIG)  # warm: the part library is read once per process
     rows = []
@@ -133,9 +133,9 @@ def libraries(pairs: int) -> None:
     print(f'  Pillow + numpy  {a * 1000:7.1f} ms')
     print(f'  matplotlib      {b * 1000:7.1f} ms')
     print(f'  ratio           {ratio:5.2f}x')
-    from bluerobotics_parts.pipeline import resolve_config
-    from bluerobotics_parts.render import draw
-    from bluerobotics_parts.scene import build_scene
+    from bluerobotics_parts.assembly.pipeline import resolve_config
+    from bluerobotics_parts.picture.render import draw
+    from bluerobotics_parts.picture.scene import build_scene
 
     picture = draw(build_scene(resolve_config(CONFIG)), ['iso'])
     _, points, colours = next(i for i in picture.canvas.items if i[0] == 'triangles')

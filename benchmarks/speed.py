@@ -103,7 +103,7 @@ def run(command, env) -> tuple[float, float]:
 def build_command(config: Path, out: Path, cached: bool = False) -> list:
     """Return ``bluerobotics-parts build``, the console script as users run it (as xacro)."""
     script = Path(sys.executable).parent / 'bluerobotics-parts'
-    launcher = [script] if script.exists() else [sys.executable, '-m', 'bluerobotics_parts.cli']
+    launcher = [script] if script.exists() else [sys.executable, '-m', 'bluerobotics_parts']
     return [*launcher, 'build', config, '-o', out, *([] if cached else ['--no-cache'])]
 
 

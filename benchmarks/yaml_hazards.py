@@ -52,7 +52,7 @@ def placements(count: int) -> str:
 def run(arguments) -> tuple:
     """Return (seconds, peak MiB, exit code, first line) of one command in a child process."""
     start = time.monotonic()
-    child = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli', *arguments],
+    child = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli.main', *arguments],
                              cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
     deadline = start + LIMIT_SECONDS

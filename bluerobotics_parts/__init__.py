@@ -33,8 +33,8 @@ _LAZY = {
     'BlueRoboticsPartsError': 'errors',
     'ConfigError': 'errors',
     'ResolveError': 'errors',
-    'Vehicle': 'vehicle',
-    'VehicleError': 'vehicle_errors',
+    'Vehicle': 'model.vehicle',
+    'VehicleError': 'model.vehicle_errors',
 }
 
 __all__ = sorted(_LAZY) + ['__version__']

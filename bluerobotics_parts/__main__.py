@@ -16,6 +16,6 @@
 
 import sys
 
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

@@ -40,13 +40,13 @@ from pathlib import Path
 
 import yaml
 
-from . import config as config_module
-from .atomic import write_text_atomically
-from .catalogue import read_user_part
-from .config import entry_label
+from .assembly.catalogue import read_user_part
+from .assembly.pipeline import resolve_config, Resolved
+from .assembly.resolution import REFERENCE_RULES, Resolution, resolve
 from .errors import AssemblyError, ConfigError
-from .pipeline import resolve_config, Resolved
-from .resolution import REFERENCE_RULES, Resolution, resolve
+from .files.atomic import write_text_atomically
+from .formats import config as config_module
+from .formats.config import entry_label
 
 __all__ = ['Assembly']
 
@@ -251,7 +251,7 @@ class Assembly:
 
     def build_vehicle(self):
         """Return the vehicle model (links, joints, parts, slots, actuators, sensors)."""
-        from .vehicle import Vehicle
+        from .model.vehicle import Vehicle
 
         resolved = self.resolve()
         return Vehicle.from_tree(resolved.tree, resolved.record, resolved.catalogue())

@@ -27,15 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
-from . import bridge, gazebo, sensors, topics
-from .atomic import write_files_atomically, written_lines
-from .catalogue import Catalogue
+from .assembly.catalogue import Catalogue
+from .assembly.pipeline import resolve_config, Resolved
+from .assembly.resolution import drive_problems
+from .assembly.urdf_writer import urdf_text
 from .errors import AssemblyError, in_line_order
+from .files.atomic import write_files_atomically, written_lines
+from .formats import sensor_kinds as sensors
+from .gazebo import bridge, composition as gazebo
+from .model import topics
+from .model.vehicle import Vehicle
 from .paths import BRIDGE_FILE, URDF_FILE
-from .pipeline import resolve_config, Resolved
-from .resolution import drive_problems
-from .urdf_writer import urdf_text
-from .vehicle import Vehicle
 
 
 @dataclass(frozen=True)

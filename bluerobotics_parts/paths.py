@@ -72,6 +72,11 @@ def share_dir() -> Path:
     )
 
 
+def code_dir() -> Path:
+    """Return the folder of the package's Python code (this package)."""
+    return Path(__file__).resolve().parent
+
+
 def assembly_xacro() -> Path:
     return share_dir() / 'urdf' / 'assembly.xacro'
 

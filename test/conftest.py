@@ -64,7 +64,7 @@ def xacro_cli(config: Path, *extra) -> subprocess.CompletedProcess:
 
 def cli(*args, **kwargs) -> subprocess.CompletedProcess:
     """``bluerobotics-parts ...`` from this checkout."""
-    return run([sys.executable, '-m', 'bluerobotics_parts.cli', *args], **kwargs)
+    return run([sys.executable, '-m', 'bluerobotics_parts.cli.main', *args], **kwargs)
 
 
 def write_config(folder: Path, text: str, name: str = 'boat.yaml') -> Path:
@@ -107,7 +107,7 @@ class Urdf:
 @pytest.fixture(scope='session')
 def resolve_text():
     """Resolve a config (path or None) through the checked pipeline, cached per session."""
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     cache: dict = {}
 

@@ -67,7 +67,7 @@ endsolid pod
 def run_cli(*args, cwd=REPO, timeout=300):
     """Run ``bluerobotics-parts`` from this checkout, as a user runs it (any folder)."""
     environment = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, '-m', 'bluerobotics_parts.cli', *map(str, args)],
+    return subprocess.run([sys.executable, '-m', 'bluerobotics_parts.cli.main', *map(str, args)],
                           cwd=cwd, env=environment, capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
 

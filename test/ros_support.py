@@ -260,8 +260,8 @@ def _this_checkout(prefix: Path) -> None:
     (share / 'launch').mkdir()  # ros2 launch walks the share folder without following links
     for launch_file in (REPO / 'launch').glob('*.launch.py'):
         (share / 'launch' / launch_file.name).symlink_to(launch_file)
-    for program, module in (('scan_to_range', 'range_node'),
-                            ('pose_to_pressure', 'pressure_node')):
+    for program, module in (('scan_to_range', 'ros.range_node'),
+                            ('pose_to_pressure', 'ros.pressure_node')):
         _script(prefix / 'lib' / PACKAGE / program,
                 f'#!/bin/sh\nexec {sys.executable} -m {PACKAGE}.{module} "$@"\n')
 

@@ -22,12 +22,12 @@ path, the Gazebo composition, and large and deep assemblies.
 
 from __future__ import annotations
 
-from bluerobotics_parts import catalogue
-from bluerobotics_parts import config as config_module
 from bluerobotics_parts import paths
 from bluerobotics_parts.api import Assembly
+from bluerobotics_parts.assembly import catalogue
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.errors import AssemblyError, BlueRoboticsPartsError, ConfigError
-from bluerobotics_parts.pipeline import resolve_config
+from bluerobotics_parts.formats import config as config_module
 from conftest import REPO, run, SHIPPED_CONFIGS, tool, Urdf, xacro_cli
 import numpy
 import pytest

@@ -12,14 +12,14 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""bluerobotics_parts.assembly: a config's problems, and a URDF's record against it."""
+"""bluerobotics_parts.assembly.urdf_check: a config's problems, and a URDF's record against it."""
 
 from __future__ import annotations
 
-from bluerobotics_parts import assembly
-from bluerobotics_parts import config as config_module
+from bluerobotics_parts.assembly import urdf_check as assembly
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.errors import AssemblyError
-from bluerobotics_parts.pipeline import resolve_config
+from bluerobotics_parts.formats import config as config_module
 from conftest import write_config
 import pytest
 
@@ -280,7 +280,7 @@ def test_numbers_are_compared_as_numbers(default_urdf):
 
 
 def test_a_record_in_another_order_is_named(default_urdf):
-    from bluerobotics_parts.record import parse_urdf
+    from bluerobotics_parts.assembly.record import parse_urdf
 
     root = parse_urdf(default_urdf)
     slots = root.findall('assembly_slot')
@@ -294,7 +294,7 @@ def test_a_record_in_another_order_is_named(default_urdf):
 
 
 def test_a_missing_joint_is_named(default_urdf):
-    from bluerobotics_parts.record import parse_urdf
+    from bluerobotics_parts.assembly.record import parse_urdf
 
     root = parse_urdf(default_urdf)
     root.remove(root.find("joint[@name='flag_joint']"))

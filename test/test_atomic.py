@@ -32,9 +32,9 @@ import sys
 import textwrap
 
 from bluerobotics_parts import paths
-from bluerobotics_parts.atomic import (check_output_folder, KEPT_PREFIX, TEMPORARY_PREFIX,
-                                       write_files_atomically, write_text_atomically)
 from bluerobotics_parts.errors import OutputError
+from bluerobotics_parts.files.atomic import (check_output_folder, KEPT_PREFIX, TEMPORARY_PREFIX,
+                                             write_files_atomically, write_text_atomically)
 from conftest import REPO
 import pytest
 
@@ -69,7 +69,7 @@ def write_with_size_limit(folder: Path, files: dict) -> str:
         import resource, signal, sys
         from pathlib import Path
         sys.path.insert(0, {str(REPO)!r})
-        from bluerobotics_parts.atomic import write_files_atomically
+        from bluerobotics_parts.files.atomic import write_files_atomically
         from bluerobotics_parts.errors import OutputError
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # so the write fails with EFBIG
         resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
@@ -216,7 +216,8 @@ def test_a_folder_of_ones_own_is_fine(tmp_path):
 KILL_AT_SECOND_KEEP = textwrap.dedent(f"""
     import os, signal, sys
     sys.path.insert(0, {str(REPO)!r})
-    from bluerobotics_parts import atomic, cli
+    from bluerobotics_parts.cli import main as cli
+    from bluerobotics_parts.files import atomic
     original, calls = atomic._keep, []
     def keep(*args):
         calls.append(args)
@@ -238,7 +239,7 @@ def vehicle_of(folder: Path) -> tuple:
 
 
 def cli_build(config: str, folder: Path, name: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli', 'build', config,
+    return subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli.main', 'build', config,
                              '--output', str(folder), '--name', name], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             stdin=subprocess.DEVNULL)
@@ -261,7 +262,7 @@ def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_p
 
 
 def test_a_journal_that_is_not_ours_is_removed_unused(tmp_path):
-    from bluerobotics_parts.atomic import JOURNAL
+    from bluerobotics_parts.files.atomic import JOURNAL
 
     write_files_atomically(tmp_path, {'a.txt': b'a\n', 'b.txt': b'b\n'})
     (tmp_path / 'secret').write_text('keep me\n', encoding='utf-8')
@@ -288,7 +289,7 @@ def test_concurrent_builds_into_one_folder_take_turns(tmp_path):
 
 def test_a_planted_journal_renames_nothing_of_anyone_else(tmp_path):
     """A journal naming a temporary that is not ours (another link to it) changes nothing."""
-    from bluerobotics_parts.atomic import JOURNAL
+    from bluerobotics_parts.files.atomic import JOURNAL
 
     (tmp_path / 'notes.txt').write_text('mine\n', encoding='utf-8')
     planted = tmp_path / (TEMPORARY_PREFIX + 'evil')
@@ -302,7 +303,7 @@ def test_a_planted_journal_renames_nothing_of_anyone_else(tmp_path):
 
 @pytest.mark.parametrize('kind', ['fifo', 'empty folder'])
 def test_a_journal_that_is_not_a_file_neither_hangs_nor_blocks_the_folder(tmp_path, kind):
-    from bluerobotics_parts.atomic import JOURNAL
+    from bluerobotics_parts.files.atomic import JOURNAL
 
     journal = tmp_path / JOURNAL
     os.mkfifo(journal) if kind == 'fifo' else journal.mkdir()
@@ -310,7 +311,7 @@ def test_a_journal_that_is_not_a_file_neither_hangs_nor_blocks_the_folder(tmp_pa
         import sys
         sys.path.insert(0, {str(REPO)!r})
         from pathlib import Path
-        from bluerobotics_parts.atomic import write_files_atomically
+        from bluerobotics_parts.files.atomic import write_files_atomically
         write_files_atomically(Path({str(tmp_path)!r}), {{'a.txt': b'a', 'b.txt': b'b'}})
     """)
     done = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
@@ -320,7 +321,7 @@ def test_a_journal_that_is_not_a_file_neither_hangs_nor_blocks_the_folder(tmp_pa
 
 
 def test_a_journal_naming_a_folder_is_dropped_and_the_write_goes_on(tmp_path):
-    from bluerobotics_parts.atomic import JOURNAL
+    from bluerobotics_parts.files.atomic import JOURNAL
 
     (tmp_path / 'sub').mkdir()
     staged = tmp_path / (TEMPORARY_PREFIX + 'left')

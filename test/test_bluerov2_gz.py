@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import math
 
-from bluerobotics_parts import hydrostatics, propulsion
 from bluerobotics_parts.build import build
-from bluerobotics_parts.topics import vehicle_topics
+from bluerobotics_parts.model.topics import vehicle_topics
+from bluerobotics_parts.physics import hydrostatics, propulsion
 from conftest import CONFIG_DIR
 import gz_support
 import numpy as np

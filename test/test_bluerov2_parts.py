@@ -22,10 +22,10 @@ usual message.
 
 from __future__ import annotations
 
-from bluerobotics_parts.catalogue import shipped
+from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.errors import ConfigError
-from bluerobotics_parts.part_format import check_part
-from bluerobotics_parts.yaml_lines import load_file, load_text
+from bluerobotics_parts.files.yaml_lines import load_file, load_text
+from bluerobotics_parts.formats.part_format import check_part
 from conftest import cli, CONFIG_DIR, write_config
 import pytest
 

@@ -34,10 +34,11 @@ import math
 import subprocess
 import sys
 
-from bluerobotics_parts import hydrostatics, kinematics, propulsion, stability
-from bluerobotics_parts.catalogue import shipped
-from bluerobotics_parts.pipeline import resolve_config
-from bluerobotics_parts.vehicle import Vehicle
+from bluerobotics_parts.assembly.catalogue import shipped
+from bluerobotics_parts.assembly.pipeline import resolve_config
+from bluerobotics_parts.model import kinematics
+from bluerobotics_parts.model.vehicle import Vehicle
+from bluerobotics_parts.physics import hydrostatics, propulsion, stability
 from conftest import CONFIG_DIR, REPO
 import numpy as np
 import pytest

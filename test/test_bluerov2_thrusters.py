@@ -36,8 +36,8 @@ forward = Fx, lateral = -Fy, throttle = Fz, roll = Mx, pitch = -My, yaw = -Mz.
 
 from __future__ import annotations
 
-from bluerobotics_parts import kinematics
-from bluerobotics_parts.vehicle import Vehicle
+from bluerobotics_parts.model import kinematics
+from bluerobotics_parts.model.vehicle import Vehicle
 from conftest import CONFIG_DIR
 import numpy as np
 import pytest

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
+from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.build import build
-from bluerobotics_parts.catalogue import shipped
 from conftest import CONFIG_DIR, REPO, run, tool
 import gz_support
 from test_launch_plan import make_plan, nodes_by_executable, option

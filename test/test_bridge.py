@@ -16,10 +16,10 @@
 
 from __future__ import annotations
 
-from bluerobotics_parts import bridge
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.build import build
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
-from bluerobotics_parts.pipeline import resolve_config
+from bluerobotics_parts.gazebo import bridge
 from conftest import CONFIG_DIR, write_config
 import pytest
 import yaml

@@ -27,7 +27,8 @@ import json
 from pathlib import Path
 import shutil
 
-from bluerobotics_parts import cache, cli
+from bluerobotics_parts.cli import main as cli
+from bluerobotics_parts.description import cache
 from conftest import REPO, write_config
 import pytest
 
@@ -175,7 +176,7 @@ def test_the_launch_keeps_its_cache_under_ros_home(tmp_path):
 
 def launch(ros_home: Path, cache_switch: str = 'on', **values):
     """Plan vehicle.launch.py as the launch file does (gazebo:=false: nothing asked)."""
-    from bluerobotics_parts import launch_plan
+    from bluerobotics_parts.ros import launch_plan
 
     environ = {'ROS_HOME': str(ros_home), 'BLUEROBOTICS_PARTS_CACHE': cache_switch}
     return launch_plan.plan({'gazebo': 'false', **{k: str(v) for k, v in values.items()}},
@@ -185,7 +186,7 @@ def launch(ros_home: Path, cache_switch: str = 'on', **values):
 @pytest.fixture
 def launch_builds(monkeypatch):
     """Count the launch's real builds (``launch_plan.build_vehicle``)."""
-    from bluerobotics_parts import launch_plan
+    from bluerobotics_parts.ros import launch_plan
 
     builds = []
     real = launch_plan.build_vehicle

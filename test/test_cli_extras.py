@@ -84,7 +84,7 @@ def test_the_command_list_is_the_parsers():
     """cli.COMMANDS (what a run builds alone) names every subcommand, in the help's order."""
     import argparse
 
-    from bluerobotics_parts import cli
+    from bluerobotics_parts.cli import main as cli
 
     (subcommands,) = [a for a in cli.parser()._actions
                       if isinstance(a, argparse._SubParsersAction)]

@@ -243,7 +243,7 @@ def test_check_assembly_usage_mistake_exits_1():
 
 
 def test_a_fault_of_the_program_exits_2_with_its_traceback(capsys):
-    from bluerobotics_parts import cli as cli_module
+    from bluerobotics_parts.cli import main as cli_module
 
     def broken(args):
         raise ZeroDivisionError('a bug')
@@ -256,7 +256,8 @@ def test_a_fault_of_the_program_exits_2_with_its_traceback(capsys):
 
 def test_a_fault_in_a_command_exits_2(tmp_path):
     code = ('import sys\n'
-            'from bluerobotics_parts import cli, pipeline\n'
+            'from bluerobotics_parts.assembly import pipeline\n'
+            'from bluerobotics_parts.cli import main as cli\n'
             'def broken(*args, **kwargs):\n'
             '    raise RuntimeError("a bug")\n'
             'pipeline.resolve_config = broken\n'
@@ -296,7 +297,7 @@ def test_a_chain_of_two_thousand_slots_goes_through_every_command(tmp_path):
 
 
 def test_bridge_of_an_exported_urdf_finds_its_part_files_from_anywhere(tmp_path):
-    from bluerobotics_parts.vehicle import Vehicle
+    from bluerobotics_parts.model.vehicle import Vehicle
 
     example = CONFIG_DIR / 'examples' / 'user_part.yaml'
     exported = cli('export', example, tmp_path / 'export')

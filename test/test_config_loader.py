@@ -20,15 +20,15 @@ Shapes, value types, duplicate keys; file:line in every message, every problem a
 
 from __future__ import annotations
 
-from bluerobotics_parts import config as config_module
 from bluerobotics_parts.errors import ConfigError
+from bluerobotics_parts.formats import config as config_module
 from conftest import write_config
 import pytest
 
 
 def load_error(tmp_path, text: str) -> str:
     """Return the message of the whole path (loader, then resolution) for a config file."""
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     path = write_config(tmp_path, text, 'my_boat.yaml')
     with pytest.raises(ConfigError) as caught:
@@ -127,7 +127,7 @@ def test_vectors_accept_lists_and_strings(tmp_path):
 parts:
   - {type: blueboat_flag, name: a, xyz: [1, 2.5, -3], rpy: "0 0 1.5"}
 """))
-    from bluerobotics_parts import vectors
+    from bluerobotics_parts.formats import vectors
 
     entry = config.entries[0]
     assert vectors.parse(entry['xyz']) == vectors.Vector((1.0, 2.5, -3.0), '1 2.5 -3')

@@ -52,10 +52,10 @@ SEED = 20240611
 
 def compare(config_path: Path) -> dict:
     """Resolve one config both ways; return its outcome and what disagreed (if anything)."""
-    from bluerobotics_parts import assembly, record
-    from bluerobotics_parts import config as config_module
-    from bluerobotics_parts.resolution import resolve
-    from bluerobotics_parts.urdf_writer import urdf_text, urdf_tree
+    from bluerobotics_parts.assembly import urdf_check as assembly, record
+    from bluerobotics_parts.assembly.resolution import resolve
+    from bluerobotics_parts.assembly.urdf_writer import urdf_text, urdf_tree
+    from bluerobotics_parts.formats import config as config_module
     from xacro_harness import run_xacro, XacroFailed
 
     config = config_module.read(config_path)
@@ -117,7 +117,7 @@ def _compare_cases(cases) -> list:
 
 
 def generated_cases(count: int = GENERATED, seed: int = SEED) -> list:
-    from bluerobotics_parts.catalogue import shipped
+    from bluerobotics_parts.assembly.catalogue import shipped
     from config_generator import Generator
 
     generator = Generator(seed, shipped())

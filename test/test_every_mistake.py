@@ -23,10 +23,10 @@ unknown) is left out.
 
 from __future__ import annotations
 
-from bluerobotics_parts.catalogue import shipped
+from bluerobotics_parts.assembly.catalogue import shipped
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.errors import AssemblyError
-from bluerobotics_parts.part_format import PART_KEYS
-from bluerobotics_parts.pipeline import resolve_config
+from bluerobotics_parts.formats.part_format import PART_KEYS
 from conftest import cli, write_config
 import pytest
 

@@ -30,8 +30,10 @@ import shutil
 
 from bluerobotics_parts import paths
 from bluerobotics_parts.build import build
-from bluerobotics_parts.export import description_files, description_identity, export, verify
-from bluerobotics_parts.identity import DescriptionError, folder_identity, MANIFEST_FILE
+from bluerobotics_parts.description.export import (description_files, description_identity, export,
+                                                   verify)
+from bluerobotics_parts.description.identity import (DescriptionError, folder_identity,
+                                                     MANIFEST_FILE)
 from export_helpers import (copy_tree, manifest_of, MAST_CONFIG, POD_STL, printed_identity,
                             relist, run_cli, siblings, snapshot, USER_PART, user_part_config,
                             write_config, write_manifest)

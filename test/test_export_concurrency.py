@@ -34,7 +34,7 @@ import textwrap
 import threading
 import time
 
-from bluerobotics_parts.export import verify
+from bluerobotics_parts.description.export import verify
 from export_helpers import (MANIFEST, manifest_of, printed_identity, REPO, run_cli, siblings,
                             snapshot, write_config)
 
@@ -51,7 +51,8 @@ CONFIGS = {  # four vehicles with different file sets (the Ping's meshes come an
 KILL_AFTER = textwrap.dedent(f"""
     import os, signal, sys
     sys.path.insert(0, {str(REPO)!r})
-    from bluerobotics_parts import cli, folder_swap
+    from bluerobotics_parts.cli import main as cli
+    from bluerobotics_parts.description import folder_swap
     step, count = sys.argv[1], int(sys.argv[2])
     original = getattr(folder_swap, step)
     calls = []
@@ -71,7 +72,7 @@ def configs(folder: Path) -> dict[str, Path]:
 
 
 def export_process(config: Path, target: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli', 'export', config,
+    return subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.cli.main', 'export', config,
                              target], cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             stdin=subprocess.DEVNULL)

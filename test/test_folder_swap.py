@@ -25,9 +25,9 @@ import hashlib
 import os
 import stat
 
-from bluerobotics_parts import folder_swap
-from bluerobotics_parts.export import export, verify
-from bluerobotics_parts.identity import manifest_bytes, MANIFEST_FILE
+from bluerobotics_parts.description import folder_swap
+from bluerobotics_parts.description.export import export, verify
+from bluerobotics_parts.description.identity import manifest_bytes, MANIFEST_FILE
 from export_helpers import MAST_CONFIG, siblings, write_config
 
 

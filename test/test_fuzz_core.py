@@ -93,7 +93,7 @@ def mutate_text(rng: random.Random, text: str) -> str:
 
 
 def hostile_cases(count: int = CASES, seed: int = SEED):
-    from bluerobotics_parts.catalogue import shipped
+    from bluerobotics_parts.assembly.catalogue import shipped
     from config_generator import Generator
 
     rng = random.Random(seed)
@@ -125,12 +125,12 @@ def _dumpable(data) -> bool:
 
 
 def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
-    from bluerobotics_parts import assembly
     from bluerobotics_parts.api import Assembly
+    from bluerobotics_parts.assembly import urdf_check as assembly
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     from bluerobotics_parts.build import build
     from bluerobotics_parts.errors import BlueRoboticsPartsError
-    from bluerobotics_parts.pipeline import resolve_config
-    from bluerobotics_parts.yaml_lines import load_text
+    from bluerobotics_parts.files.yaml_lines import load_text
 
     default_urdf = resolve_config(None).urdf
     start_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -19,12 +19,14 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts import gazebo, gazebo_elements, kinematics, propulsion
+from bluerobotics_parts.assembly.catalogue import shipped
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.build import build
-from bluerobotics_parts.catalogue import shipped
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
-from bluerobotics_parts.pipeline import resolve_config
-from bluerobotics_parts.vehicle import Vehicle
+from bluerobotics_parts.gazebo import composition as gazebo, elements as gazebo_elements
+from bluerobotics_parts.model import kinematics
+from bluerobotics_parts.model.vehicle import Vehicle
+from bluerobotics_parts.physics import propulsion
 from conftest import CONFIG_DIR, run, SHIPPED_CONFIGS, tool, write_config
 import pytest
 
@@ -327,7 +329,7 @@ def test_a_user_base_brings_its_own_coefficients(tmp_path):
     ('  xU: fast\n', "hydrodynamics xU must be a number, got 'fast'"),
 ])
 def test_hydrodynamics_coefficients_are_checked(tmp_path, section, message):
-    from bluerobotics_parts.catalogue import load_part_file
+    from bluerobotics_parts.assembly.catalogue import load_part_file
 
     path = tmp_path / 'raft.yaml'
     path.write_text(RAFT + 'hydrodynamics:\n' + section, encoding='utf-8')
@@ -483,7 +485,7 @@ def test_the_launch_argument_current_reaches_the_build(tmp_path):
     It becomes the vector build() composes as <default_current>; a malformed one names the
     argument.
     """
-    from bluerobotics_parts import launch_arguments, launch_plan
+    from bluerobotics_parts.ros import launch_arguments, launch_plan
 
     names = [a.name for a in launch_arguments.ARGUMENTS]
     assert 'current' in names

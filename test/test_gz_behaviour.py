@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts import propulsion
 from bluerobotics_parts.build import build
-from bluerobotics_parts.info import vehicle_info
+from bluerobotics_parts.physics import propulsion
+from bluerobotics_parts.physics.info import vehicle_info
 from conftest import CONFIG_DIR
 import gz_support
 import pytest
@@ -59,7 +59,7 @@ def run(request, tmp_path_factory):
     path = tmp_path_factory.mktemp('gz') / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
     info = vehicle_info(config)
-    from bluerobotics_parts.topics import vehicle_topics
+    from bluerobotics_parts.model.topics import vehicle_topics
 
     names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
     first = names.thrusters[0]
@@ -187,7 +187,7 @@ def test_propeller_spin_is_steady_at_a_10_ms_step(config, tmp_path):
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
     limits = propulsion.thrust_limits(result.resolved.manifest, result.catalogue)
-    from bluerobotics_parts.topics import vehicle_topics
+    from bluerobotics_parts.model.topics import vehicle_topics
 
     names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
     full = [{'t': 0.0, 'thrust': thrust(names.thrusters, limits, 'maximum')}]

@@ -69,12 +69,12 @@ def test_xacro_really_registers_its_tags_globally(tmp_path):
 def test_a_tagged_config_after_a_first_resolution_is_refused_not_run(tmp_path, first):
     evil = evil_config(tmp_path)
     warm_up = XACRO_LOADING_YAML if first == 'xacro' else """
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     resolve_config(None)
 """
     result = python(warm_up + f"""
     from bluerobotics_parts.errors import ConfigError
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     try:
         resolve_config({str(evil)!r})
     except ConfigError as error:
@@ -93,7 +93,7 @@ def test_a_tagged_user_part_file_is_refused_not_run(tmp_path):
     config.write_text('part_files: [my_part.yaml]\n', encoding='utf-8')
     result = python(XACRO_LOADING_YAML + f"""
     from bluerobotics_parts.errors import ConfigError
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     resolve_config(None)
     try:
         resolve_config({str(config)!r})
@@ -114,7 +114,7 @@ def test_a_launch_like_sequence_refuses_the_tagged_config(tmp_path):
     """
     evil = evil_config(tmp_path)
     result = python(XACRO_LOADING_YAML + f"""
-    from bluerobotics_parts import launch_plan
+    from bluerobotics_parts.ros import launch_plan
     from bluerobotics_parts.errors import BlueRoboticsPartsError
     environ = {{'ROS_HOME': {str(tmp_path / 'ros')!r}}}
     launch_plan.plan({{'gazebo': 'false'}}, environ=environ)
@@ -138,8 +138,8 @@ def test_a_launch_like_sequence_refuses_the_tagged_config(tmp_path):
     ('slots:\n  - name: s\n    xyz: [0x10, 0, 0]\n', "'0x10' is a YAML 1.1"),
 ])
 def test_tags_and_surprising_numbers_are_refused_with_their_line(tmp_path, text, expected):
-    from bluerobotics_parts.config import load
     from bluerobotics_parts.errors import ConfigError
+    from bluerobotics_parts.formats.config import load
 
     path = tmp_path / 'boat.yaml'
     path.write_text(text, encoding='utf-8')
@@ -152,7 +152,7 @@ def test_tags_and_surprising_numbers_are_refused_with_their_line(tmp_path, text,
 
 
 def test_plain_numbers_still_read_as_numbers(tmp_path):
-    from bluerobotics_parts.config import load
+    from bluerobotics_parts.formats.config import load
 
     path = tmp_path / 'boat.yaml'
     path.write_text('slots:\n  - name: s\n    xyz: [0.5, -2, 1.0e-3]\n    rpy: "0 0 0"\n',
@@ -163,7 +163,7 @@ def test_plain_numbers_still_read_as_numbers(tmp_path):
 # -- files that are not files, and files too large ------------------------------------------
 
 def cli_in_subprocess(*args, timeout=30):
-    return subprocess.run([sys.executable, '-m', 'bluerobotics_parts.cli', *map(str, args)],
+    return subprocess.run([sys.executable, '-m', 'bluerobotics_parts.cli.main', *map(str, args)],
                           cwd=REPO, capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)
 
@@ -200,7 +200,7 @@ def test_a_fifo_as_part_file_is_refused_without_hanging(tmp_path):
 
 
 def test_an_oversized_config_is_refused_before_it_is_parsed(tmp_path):
-    from bluerobotics_parts.inputs import YAML_LIMIT
+    from bluerobotics_parts.files.inputs import YAML_LIMIT
 
     path = tmp_path / 'boat.yaml'
     with open(path, 'wb') as stream:

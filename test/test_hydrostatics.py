@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 
-from bluerobotics_parts import buoyancy, hydrostatics, kinematics, stability
-from bluerobotics_parts.catalogue import shipped
-from bluerobotics_parts.hydrostatics import Box, Cylinder, HydrostaticsError, Sphere
-from bluerobotics_parts.pipeline import resolve_config
-from bluerobotics_parts.vehicle import Vehicle
+from bluerobotics_parts.assembly.catalogue import shipped
+from bluerobotics_parts.assembly.pipeline import resolve_config
+from bluerobotics_parts.model import kinematics
+from bluerobotics_parts.model.vehicle import Vehicle
+from bluerobotics_parts.physics import buoyancy, hydrostatics, stability
+from bluerobotics_parts.physics.hydrostatics import Box, Cylinder, HydrostaticsError, Sphere
 from conftest import CONFIG_DIR, SHIPPED_CONFIGS, write_config
 import numpy as np
 import pytest

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The description identity and the file rules (bluerobotics_parts.identity), on real folders."""
+"""The description identity and the file rules (description/identity.py), on real folders."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ import hashlib
 import json
 import os
 
+from bluerobotics_parts.description.identity import (check_file_rules, check_identity_text,
+                                                     DescriptionError, folder_identity,
+                                                     identity_of, manifest_bytes, MANIFEST_FILE,
+                                                     read_manifest)
 from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.identity import (check_file_rules, check_identity_text, DescriptionError,
-                                         folder_identity, identity_of, manifest_bytes,
-                                         MANIFEST_FILE, read_manifest)
 import pytest
 
 SCHEMA = 'bluerobotics_parts.description-manifest.v2'

@@ -17,9 +17,9 @@
 from __future__ import annotations
 
 from bluerobotics_parts import paths
-from bluerobotics_parts.catalogue import shipped
-from bluerobotics_parts.part_format import check_part, unsourced_facts
-from bluerobotics_parts.yaml_lines import load_file, load_text
+from bluerobotics_parts.assembly.catalogue import shipped
+from bluerobotics_parts.files.yaml_lines import load_file, load_text
+from bluerobotics_parts.formats.part_format import check_part, unsourced_facts
 import pytest
 
 PART_FILES = sorted(p for p in paths.parts_dir().glob('*.yaml') if p.name != 'index.yaml')
@@ -121,7 +121,7 @@ def test_part_format_errors_name_the_problem_and_line(text, fragment):
 
 
 def test_a_user_part_with_a_missing_mesh_is_named_at_its_line(tmp_path):
-    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.assembly.catalogue import catalogue
     from bluerobotics_parts.errors import ConfigError
 
     part = tmp_path / 'bracket.yaml'
@@ -132,7 +132,7 @@ def test_a_user_part_with_a_missing_mesh_is_named_at_its_line(tmp_path):
 
 
 def test_a_user_part_slot_naming_an_unknown_type_is_named_at_its_line(tmp_path):
-    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.assembly.catalogue import catalogue
     from bluerobotics_parts.errors import ConfigError
 
     part = tmp_path / 'bracket.yaml'
@@ -147,7 +147,7 @@ def test_a_user_part_slot_naming_an_unknown_type_is_named_at_its_line(tmp_path):
 @pytest.mark.parametrize('mesh', ['../outside.stl', '/etc/passwd', 'file:///etc/passwd',
                                   'link/outside.stl', 'http://example.com/x.stl'])
 def test_a_user_part_mesh_from_outside_its_folder_is_refused(tmp_path, mesh):
-    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.assembly.catalogue import catalogue
     from bluerobotics_parts.errors import ConfigError
 
     folder = tmp_path / 'parts'
@@ -163,7 +163,7 @@ def test_a_user_part_mesh_from_outside_its_folder_is_refused(tmp_path, mesh):
 
 
 def test_a_user_part_mesh_in_its_folder_or_the_package_is_accepted(tmp_path):
-    from bluerobotics_parts.catalogue import catalogue
+    from bluerobotics_parts.assembly.catalogue import catalogue
 
     (tmp_path / 'sub').mkdir()
     (tmp_path / 'sub' / 'a.stl').write_bytes(b'solid x\nendsolid x\n')

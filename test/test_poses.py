@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 
-from bluerobotics_parts.yaml_lines import load_file
+from bluerobotics_parts.files.yaml_lines import load_file
 from conftest import cli, CONFIG_DIR, parse, REPO, SHIPPED_CONFIGS
 import numpy
 import pytest

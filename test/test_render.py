@@ -27,8 +27,8 @@ import os
 import sys
 from xml.etree import ElementTree
 
-from bluerobotics_parts.render import draw, render_config
-from bluerobotics_parts.scene import build_scene
+from bluerobotics_parts.picture.render import draw, render_config
+from bluerobotics_parts.picture.scene import build_scene
 from conftest import cli, CONFIG_DIR, run, SHIPPED_CONFIGS, write_config
 import numpy
 from PIL import Image
@@ -109,7 +109,7 @@ def centroid(pixels, channel):
 
 @pytest.mark.parametrize('view', ['top', 'side', 'front'])
 def test_parts_land_where_the_projection_puts_them(tmp_path, view):
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     scene = build_scene(resolve_config(blocks_config(tmp_path)))
     picture = draw(scene, [view])
@@ -165,7 +165,7 @@ def test_outputs_it_refuses(tmp_path, target, fragment):
 def test_a_missing_library_is_a_message(tmp_path):
     """Pillow made unimportable in a real run (as where it is not installed)."""
     script = ('import sys; sys.modules["PIL"] = None\n'
-              'from bluerobotics_parts.cli import main\n'
+              'from bluerobotics_parts.cli.main import main\n'
               f'sys.exit(main(["render", {str(CONFIG_DIR / "blueboat.yaml")!r}, "-o", '
               f'{str(tmp_path / "boat.png")!r}]))\n')
     result = run([sys.executable, '-c', script])
@@ -178,7 +178,7 @@ def test_a_missing_library_is_a_message(tmp_path):
 
 def test_each_slot_label_names_one_thing(tmp_path):
     """A filled slot by its occupant; an empty one by its name, or its link where that repeats."""
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     config = write_config(tmp_path, 'slots:\n  - {name: ping_mount2, xyz: [0.3, -0.27, -0.02],'
                                     ' accepts: [blueboat_ping_singlebeam_mount],\n'

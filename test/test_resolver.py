@@ -33,7 +33,7 @@ def default(resolve_text) -> Urdf:
 
 
 def resolve_yaml(tmp_path, text: str) -> Urdf:
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     return Urdf(resolve_config(write_config(tmp_path, text)).urdf)
 
@@ -184,7 +184,7 @@ parts:
 
 
 def test_slot_is_a_massless_link_on_a_fixed_joint_at_the_slot_pose(default):
-    from bluerobotics_parts.catalogue import shipped
+    from bluerobotics_parts.assembly.catalogue import shipped
 
     spec = shipped()['blueboat_chassis'].slots['motor_port']
     slot_link = default.links['base_link_motor_port']
@@ -248,7 +248,7 @@ def test_vectors_as_lists_or_strings_give_the_same_urdf(tmp_path):
 
 
 def test_vehicle_name_from_config_and_override(tmp_path, resolve_text):
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     config = write_config(tmp_path, 'name: boat2\n')
     assert Urdf(resolve_config(config).urdf).root.get('name') == 'boat2'
@@ -257,7 +257,7 @@ def test_vehicle_name_from_config_and_override(tmp_path, resolve_text):
 
 
 def test_empty_file_is_the_default_vehicle(tmp_path, resolve_text):
-    from bluerobotics_parts.pipeline import resolve_config
+    from bluerobotics_parts.assembly.pipeline import resolve_config
 
     assert resolve_config(write_config(tmp_path, '')).urdf == resolve_text()
 
@@ -272,7 +272,7 @@ def test_relative_config_path_is_taken_from_the_working_directory(tmp_path):
 
 
 def test_total_mass_is_the_sum_of_the_fitted_parts(default):
-    from bluerobotics_parts.catalogue import shipped
+    from bluerobotics_parts.assembly.catalogue import shipped
 
     catalogue = shipped()
     expected = sum(catalogue[r['type']].mass for r in default.records('assembly_part'))

@@ -63,8 +63,8 @@ def test_xacro_command_fails_naming_the_problem(tmp_path, case):
 
 @pytest.mark.parametrize('case', ['not_accepted', 'unknown_slot_on_base', 'slot_twice'])
 def test_pipeline_points_at_the_entry_line(tmp_path, case):
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     from bluerobotics_parts.errors import ConfigError
-    from bluerobotics_parts.pipeline import resolve_config
 
     text, expected, line = CASES[case]
     path = write_config(tmp_path, '# my boat\n' + text)
@@ -77,8 +77,8 @@ def test_pipeline_points_at_the_entry_line(tmp_path, case):
 
 
 def test_pipeline_names_a_bare_on_key_at_its_line(tmp_path):
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     from bluerobotics_parts.errors import ConfigError
-    from bluerobotics_parts.pipeline import resolve_config
 
     path = write_config(tmp_path, CASES['bare_on'][0])
     with pytest.raises(ConfigError) as caught:
@@ -152,8 +152,8 @@ slots:
 
 
 def test_a_part_whose_slot_defaults_to_itself_stops(tmp_path):
+    from bluerobotics_parts.assembly.pipeline import resolve_config
     from bluerobotics_parts.errors import ConfigError
-    from bluerobotics_parts.pipeline import resolve_config
 
     (tmp_path / 'tower.yaml').write_text(
         'type: tower\ninertial: {mass: 1}\nslots: {top: {accepts: [tower], default: tower}}\n')

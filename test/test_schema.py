@@ -27,11 +27,12 @@ import copy
 import functools
 import json
 
-from bluerobotics_parts import part_format, schema
-from bluerobotics_parts.config import config_of_data
+from bluerobotics_parts.assembly import schema
+from bluerobotics_parts.assembly.pipeline import config_problems
 from bluerobotics_parts.errors import ConfigError
-from bluerobotics_parts.pipeline import config_problems
-from bluerobotics_parts.yaml_lines import load_file, LocatedDocument
+from bluerobotics_parts.files.yaml_lines import load_file, LocatedDocument
+from bluerobotics_parts.formats import part_format
+from bluerobotics_parts.formats.config import config_of_data
 from conftest import cli, CONFIG_DIR, REPO, SHIPPED_CONFIGS
 import jsonschema
 import pytest
@@ -271,7 +272,7 @@ def test_a_section_added_the_usual_way_appears_in_the_schema(monkeypatch):
 
 def test_every_section_of_the_sensor_registry_is_in_the_schema_as_the_checker_reads_it():
     """A sensor kind's keys, kinds and required keys come from sensors.KINDS, for both."""
-    from bluerobotics_parts.sensors import KINDS
+    from bluerobotics_parts.formats.sensor_kinds import KINDS
 
     generated = schema.part_schema()['properties']
     for section, kind in KINDS.items():

@@ -30,11 +30,11 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts import kinematics
 from bluerobotics_parts.build import build
-from bluerobotics_parts.gazebo import CARRIER_MASS
-from bluerobotics_parts.sensors import KINDS
-from bluerobotics_parts.topics import vehicle_topics
+from bluerobotics_parts.formats.sensor_kinds import KINDS
+from bluerobotics_parts.gazebo.composition import CARRIER_MASS
+from bluerobotics_parts.model import kinematics
+from bluerobotics_parts.model.topics import vehicle_topics
 from conftest import REPO, run, SHIPPED_CONFIGS, tool, write_config
 import gz_support
 import numpy as np
@@ -369,7 +369,7 @@ def test_the_world_has_sea_water_below_zero_and_a_seabed_at_20_m():
 
 def test_the_buoyancy_model_uses_the_worlds_densities():
     """buoyancy.py's water and air are the shipped world's graded densities."""
-    from bluerobotics_parts import buoyancy
+    from bluerobotics_parts.physics import buoyancy
 
     graded = ElementTree.parse(WORLD).getroot().find(
         "world/plugin[@name='gz::sim::systems::Buoyancy']/graded_buoyancy")

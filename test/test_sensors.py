@@ -28,12 +28,14 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts import gazebo_elements, kinematics, sensors
+from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.build import build
-from bluerobotics_parts.catalogue import shipped
-from bluerobotics_parts.sensors import BRIDGE_PAIRS, KINDS
-from bluerobotics_parts.topics import vehicle_topics
-from bluerobotics_parts.vehicle import Vehicle
+from bluerobotics_parts.formats import sensor_kinds as sensors
+from bluerobotics_parts.formats.sensor_kinds import BRIDGE_PAIRS, KINDS
+from bluerobotics_parts.gazebo import elements as gazebo_elements
+from bluerobotics_parts.model import kinematics
+from bluerobotics_parts.model.topics import vehicle_topics
+from bluerobotics_parts.model.vehicle import Vehicle
 from conftest import CONFIG_DIR, SHIPPED_CONFIGS, write_config
 import gz_support
 import numpy as np

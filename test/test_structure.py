@@ -83,7 +83,9 @@ def test_no_command_or_api_path_runs_xacro(tmp_path):
     out = tmp_path / 'out'
     loaded = python(f"""
 import sys
-from bluerobotics_parts import Assembly, assembly, build, cli, pipeline
+from bluerobotics_parts import Assembly, build
+from bluerobotics_parts.assembly import pipeline, urdf_check as assembly
+from bluerobotics_parts.cli import main as cli
 resolved = pipeline.resolve_config(None)
 assembly.check(None, resolved.urdf)
 build.build('config/examples/user_part.yaml', gz_release='ionic')

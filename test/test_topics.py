@@ -16,9 +16,9 @@
 
 from __future__ import annotations
 
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
-from bluerobotics_parts.pipeline import resolve_config
-from bluerobotics_parts.topics import vehicle_topics
+from bluerobotics_parts.model.topics import vehicle_topics
 from conftest import CONFIG_DIR, write_config
 import pytest
 
@@ -147,7 +147,7 @@ def test_a_renamed_base_is_the_base_frame(tmp_path):
 
 
 def test_a_type_missing_from_the_catalogue_is_named():
-    from bluerobotics_parts.catalogue import Catalogue
+    from bluerobotics_parts.assembly.catalogue import Catalogue
 
     resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
     library = resolved.catalogue()

@@ -25,9 +25,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bluerobotics_parts.catalogue import catalogue
+from bluerobotics_parts.assembly.catalogue import catalogue
+from bluerobotics_parts.description.export import export
 from bluerobotics_parts.errors import ConfigError
-from bluerobotics_parts.export import export
 from export_helpers import POD_STL, run_cli, USER_PART, user_part_config
 import pytest
 

@@ -16,16 +16,17 @@
 The vehicle model: flat name maps and topology queries over resolved BlueBoat URDFs.
 
 Each config resolves once per module (a resolve costs ~0.2 s); the queries are what a user of
-``bluerobotics_parts.vehicle`` sees.
+``bluerobotics_parts.model.vehicle`` sees.
 """
 
 import math
 
-from bluerobotics_parts.catalogue import catalogue
+from bluerobotics_parts.assembly.catalogue import catalogue
+from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.pipeline import resolve_config
-from bluerobotics_parts.vehicle import (NoParentJoint, NotAnAncestor, UnknownJoint, UnknownLink,
-                                        UnknownPart, UnknownSlot, Vehicle, VehicleError)
+from bluerobotics_parts.model.vehicle import (NoParentJoint, NotAnAncestor, UnknownJoint,
+                                              UnknownLink, UnknownPart, UnknownSlot, Vehicle,
+                                              VehicleError)
 import pytest
 
 USER_THRUSTER = """\

@@ -33,8 +33,8 @@ import sys
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bluerobotics_parts.pipeline import resolve_config  # noqa: E402
-from bluerobotics_parts.pose_report import tree_mermaid  # noqa: E402
+from bluerobotics_parts.assembly.pipeline import resolve_config  # noqa: E402
+from bluerobotics_parts.cli.poses import tree_mermaid  # noqa: E402
 
 DOC = REPO / 'docs' / 'FRAMES.md'
 BLOCK = re.compile(r'(<!-- tf-tree (?P<config>\S+) -->\n)(?P<body>.*?)(<!-- end tf-tree -->)',
@@ -60,7 +60,7 @@ def main() -> int:
         print('current' if fresh == text else f'{DOC} is stale')
         return 0 if fresh == text else 1
     DOC.write_text(fresh, encoding='utf-8')
-    from bluerobotics_parts.render import render_config
+    from bluerobotics_parts.picture.render import render_config
 
     image = REPO / 'docs' / 'images' / 'blueboat.png'
     image.parent.mkdir(exist_ok=True)

@@ -14,7 +14,7 @@
 # limitations under the License.
 
 """
-Regenerate schema/*.schema.json from the loader's definitions (bluerobotics_parts.schema).
+Regenerate schema/*.schema.json from the loader's definitions (bluerobotics_parts.assembly.schema).
 
 Run after changing a key of the config or the part format, or the shipped parts (the config
 schema lists their types and slots); test/test_schema.py fails until the files are current.
@@ -26,7 +26,7 @@ import sys
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bluerobotics_parts import schema  # noqa: E402
+from bluerobotics_parts.assembly import schema  # noqa: E402
 
 
 def main() -> int:

@@ -1,0 +1,358 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# PYTHON_ARGCOMPLETE_OK (argcomplete's global completion looks for this line: completion.py)
+
+"""
+``bluerobotics-parts``: the pipeline as a command-line tool (no ROS needed).
+
+    bluerobotics-parts parts                      the part catalogue
+    bluerobotics-parts urdf CONFIG [-o FILE]      resolved, checked URDF (ROS description)
+    bluerobotics-parts tree CONFIG                the resolved assembly as a tree
+    bluerobotics-parts check CONFIG URDF          the assembly check (as check_assembly)
+    bluerobotics-parts build CONFIG --output DIR  URDF + Gazebo blocks and bridge.yaml
+    bluerobotics-parts bridge URDF                bridge YAML of a resolved URDF
+    bluerobotics-parts export CONFIG DIR          self-contained description with identity
+    bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
+    bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
+    bluerobotics-parts render CONFIG -o FILE.png  a picture of the vehicle (also .svg)
+    bluerobotics-parts schema config|part         JSON Schema for editors
+
+Every mistake in the input (usage included) ends as one message per problem on stderr and
+exit status 1, and a failing command writes nothing. A fault of the program itself exits 2
+with its traceback, so scripts can tell the two apart and the fault can be reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+from pathlib import Path
+import sys
+
+from ..errors import BlueRoboticsPartsError
+
+EXIT_OK, EXIT_FAILED, EXIT_INTERNAL = 0, 1, 2
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, a usage mistake exiting 1 like any mistake in the input (2: our faults)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_FAILED, f'{self.prog}: error: {message}\n')
+
+
+def _config_arg(value: str) -> Path | None:
+    """Return the config path; an empty argument is the shipped BlueBoat (None)."""
+    return Path(value) if value else None
+
+
+def cmd_parts(args) -> int:
+    from . import report
+    from ..assembly import catalogue
+
+    files = [Path(f).resolve() for f in args.part_file or []]
+    sys.stdout.write(report.catalogue_text(catalogue.catalogue(files)))
+    return EXIT_OK
+
+
+def cmd_urdf(args) -> int:
+    from ..assembly.pipeline import resolve_config
+    from ..files.atomic import check_output_folder, write_text_atomically
+
+    if args.output:
+        check_output_folder(Path(args.output).parent, label=Path(args.output))
+    resolved = resolve_config(args.config, name=args.name)
+    if args.output:
+        write_text_atomically(Path(args.output), resolved.urdf)
+        print(f'wrote {args.output}', file=sys.stderr)
+    else:
+        sys.stdout.write(resolved.urdf)
+    return EXIT_OK
+
+
+def cmd_tree(args) -> int:
+    from . import poses as pose_report, report
+    from ..assembly.pipeline import resolve_config
+
+    resolved = resolve_config(args.config, name=args.name)
+    if args.format == 'json':
+        sys.stdout.write(pose_report.tree_json(resolved))
+    elif args.format == 'mermaid':
+        sys.stdout.write(pose_report.tree_mermaid(resolved))
+    elif args.poses:
+        sys.stdout.write(pose_report.tree_with_poses(resolved))
+    else:
+        sys.stdout.write(report.tree_text(resolved.record, resolved.catalogue()))
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    """Check a config against a URDF (``check``; the ``check_assembly`` script runs it too)."""
+    from ..assembly.urdf_check import problems
+    from ..formats.config import read
+
+    # an unreadable URDF is one of the problems
+    found = problems(read(args.config), Path(args.urdf))
+    for problem in found:
+        print(f'error: {problem}', file=sys.stderr)
+    if found:
+        return EXIT_FAILED
+    print(f'OK: {args.urdf} is consistent with {args.config}')
+    return EXIT_OK
+
+
+def cmd_build(args) -> int:
+    from ..description import cache
+    from ..files.atomic import check_output_folder, write_files_atomically, written_lines
+
+    folder = Path(args.output)
+    check_output_folder(folder)
+    made = cache.reuse(None if args.no_cache else cache.folder(),
+                       (args.config, args.name, args.gz_release, None),
+                       lambda: _build_products(args))
+    files = {name: text.encode('utf-8') for name, text in made['artefacts'].items()}
+    write_files_atomically(folder, files)
+    sys.stdout.write(made['summary'] + written_lines([folder / name for name in files]))
+    return EXIT_OK
+
+
+def _build_products(args) -> dict:
+    """Build (no cache): the artefacts' text, the summary, and the user files read."""
+    from ..build import artefacts, build, summary_head
+    from ..description import cache
+    from ..description.export import description_sources
+    from ..description.identity import identity_of
+
+    result = build(args.config, name=args.name, gz_release=args.gz_release)
+    # the identity reads every mesh: it can fail, so it is computed (and the summary made)
+    # before the first byte is written
+    files, sources = description_sources(result)
+    head = summary_head(result, identity_of(files))
+    return {'artefacts': {name: data.decode('utf-8') for name, data in artefacts(result).items()},
+            'summary': head, 'files_read': cache.digests_read(files, sources)}
+
+
+def cmd_bridge(args) -> int:
+    from ..assembly.record import read_urdf_file
+    from ..gazebo.bridge import bridge_yaml_for_urdf
+
+    urdf = read_urdf_file(args.urdf)
+    sys.stdout.write(bridge_yaml_for_urdf(urdf, name=args.name,
+                                          folder=Path(args.urdf).absolute().parent))
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    from ..description.export import export
+
+    result = export(args.config, Path(args.directory), name=args.name,
+                    gz_release=args.gz_release)
+    sys.stdout.write(result.summary())
+    return EXIT_OK
+
+
+def cmd_verify(args) -> int:
+    from ..description.export import verify
+
+    identity = verify(Path(args.directory), expect=args.expect)
+    print(f'ok: {args.directory}')
+    print(f'identity: {identity}')
+    return EXIT_OK
+
+
+def cmd_info(args) -> int:
+    from ..physics.info import info_text, vehicle_info
+
+    sys.stdout.write(info_text(vehicle_info(args.config, name=args.name)))
+    return EXIT_OK
+
+
+def cmd_render(args) -> int:
+    from .render import run as render
+
+    return render(args)
+
+
+def cmd_schema(args) -> int:
+    from ..assembly.schema import schema_text
+
+    sys.stdout.write(schema_text(args.which))
+    return EXIT_OK
+
+
+#: The subcommands, in the order ``--help`` lists them (parser() defines each).
+COMMANDS = ('parts', 'urdf', 'tree', 'check', 'build', 'bridge', 'export', 'verify', 'info',
+            'render', 'schema')
+
+
+class _Unused:
+    """Stands in for a subcommand's parser that this run does not need: takes every call."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: self
+
+
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """
+    Return the command line's parser; ``only``: build just that subcommand's.
+
+    A run of one command needs one subcommand's parser, and building all of them costs a
+    cached ``build`` 12 ms of its 70; ``--help``, a mistyped command and shell completion
+    get them all.
+    """
+    from .render import VIEW_NAMES
+
+    from .. import __version__
+
+    top = ArgumentParser(
+        prog='bluerobotics-parts',
+        description='Blue Robotics vehicles from YAML: resolve, check, compose for Gazebo, '
+                    'bridge, export.')
+    top.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
+    commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
+
+    def command(name, handler, help_text):
+        assert name in COMMANDS, name
+        if only is not None and name != only:
+            return _Unused()
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    def gz_release(sub):
+        sub.add_argument('--gz-release', default='harmonic', metavar='RELEASE',
+                         help='Gazebo release the SDF extensions target: harmonic (default), '
+                              'ionic, jetty')
+        sub.add_argument('--gz-version', dest='gz_release', help=argparse.SUPPRESS)  # old name
+
+    def vehicle_name(sub):
+        sub.add_argument('--name', help='vehicle name (namespace, Gazebo model name); '
+                         "overrides the config's name:")
+
+    sub = command('parts', cmd_parts, 'list the part catalogue: types, slots, defaults')
+    sub.add_argument('--part-file', action='append', metavar='FILE',
+                     help='also list the part defined in FILE (repeatable)')
+
+    sub = command('urdf', cmd_urdf, 'resolve and check a config; print the URDF')
+    sub.add_argument('config', type=_config_arg, help="config YAML ('' = the shipped BlueBoat)")
+    sub.add_argument('-o', '--output', help='write the URDF to this file instead of stdout')
+    vehicle_name(sub)
+
+    sub = command('tree', cmd_tree, 'print the resolved assembly as an indented tree')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('--poses', action='store_true',
+                     help="each instance's and frame's pose in the root link and its parent")
+    sub.add_argument('--format', choices=('text', 'json', 'mermaid'), default='text',
+                     help='json: instances, slots and frames with their poses, for scripts; '
+                          'mermaid: the TF tree as a Mermaid flowchart')
+    vehicle_name(sub)
+
+    sub = command('check', cmd_check, 'check a config against a URDF resolved from it')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('urdf', type=Path)
+
+    sub = command('build', cmd_build, 'resolve, check, compose for Gazebo and write '
+                  'robot_description.urdf and bridge.yaml')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('--output', '-o', required=True, metavar='DIR',
+                     help='folder for the artefacts (created; files replaced only on success)')
+    sub.add_argument('--no-cache', action='store_true',
+                     help='build even if an earlier build of the same inputs is cached '
+                          '(the cache: $XDG_CACHE_HOME/bluerobotics_parts; '
+                          'BLUEROBOTICS_PARTS_CACHE=off turns it off)')
+    vehicle_name(sub)
+    gz_release(sub)
+
+    sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
+    sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')
+    vehicle_name(sub)
+
+    sub = command('export', cmd_export, 'write a self-contained description folder with its '
+                  'identity')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('directory')
+    vehicle_name(sub)
+    gz_release(sub)
+
+    sub = command('verify', cmd_verify, 're-check an exported description; print its identity')
+    sub.add_argument('directory')
+    sub.add_argument('--expect', metavar='IDENTITY',
+                     help='fail unless the identity is this (sha256:...)')
+
+    sub = command('info', cmd_info, 'how the vehicle floats and drives: mass, centre of gravity, '
+                  'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
+                  'them), thrust limits, top speed')
+    sub.add_argument('config', type=_config_arg)
+    vehicle_name(sub)
+
+    sub = command('render', cmd_render, 'draw the assembled vehicle (PNG or SVG): its parts, '
+                  'every slot and part frame, the water line, a metre scale; no ROS needed')
+    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('-o', '--output', required=True, metavar='FILE',
+                     help='the picture: FILE.png or FILE.svg')
+    sub.add_argument('--view', action='append', choices=VIEW_NAMES,
+                     help='a view to draw (repeatable; default: iso, top, side and front)')
+    vehicle_name(sub)
+
+    sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '
+                  '(for editors: docs/CONFIG.md)')
+    sub.add_argument('which', choices=('config', 'part'))
+    return top
+
+
+def main(argv=None) -> int:
+    from .completion import completing, enable
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    only = argv[0] if argv and argv[0] in COMMANDS else None
+    top = parser(None if completing() else only)
+    enable(top)
+    args = top.parse_args(argv)
+    return run(args.handler, args)
+
+
+def run(handler, *args) -> int:
+    """
+    Run a command and return its exit status.
+
+    1 with one message per problem for a mistake in the input, 2 with the traceback for a
+    fault of the program. The cyclic garbage collector is off meanwhile (and back on after):
+    the command's data (YAML, the resolution, element trees) holds no reference cycles to
+    reclaim, and its scans cost a third of a 3,000-part build's CPU (benchmarks/speed.py).
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return handler(*args)
+    except BlueRoboticsPartsError as error:
+        for line in str(error).splitlines() or [type(error).__name__]:
+            print(f'error: {line}', file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # a bug: say so, with what is needed to report it
+        import traceback
+
+        traceback.print_exc()
+        print('internal error: this is a fault of bluerobotics_parts, not of your input; '
+              'please report it with the traceback above', file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if collecting:
+            gc.enable()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,191 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Every topic and frame name of a vehicle, computed here and nowhere else.
+
+The Gazebo composition writes these names into the plugins and sensors, the bridge generator
+writes the same names into bridge.yaml, and the launch logic and the scan-to-range node read
+them too, so the two sides of the bridge cannot drift apart. Every name is explicit and
+namespaced by the vehicle name, so it depends neither on the world's name nor on how Gazebo
+lumps links, and several vehicles can share one world:
+
+    thrust command   /<name>/<instance>/thrust          ROS and gz (std_msgs/Float64, N)
+    echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
+                     (PointCloud2: the whole cone; gz's LaserScan on /<name>/<instance>/scan
+                     is not bridged: ros_gz would keep one row of it, echosounder.py)
+                     /<name>/<instance>/range           ROS only (Range, from the converter)
+    joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
+    odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)
+    odom -> base TF  /model/<name>/tf (gz)           -> /tf (ROS)
+    other sensors    /<name>/<instance>/<what> on both sides (gz adds a stream's suffix, if
+                     any), one per stream of its kind in the sensor registry (sensors.py):
+                     imu, magnetic_field, fix, image + camera_info, scan, pressure
+    clock            /clock
+    TF frames        <name>/<link> (robot_state_publisher's frame_prefix "<name>/"), and
+                     <name>/odom for the odometry's fixed frame
+
+Which parts are thrusters and sensors comes from the part data (a ``propeller`` section, or
+a section of the sensor registry), never from type names, so a user's part works the same way.
+A sensor's gz name is ``<instance>_<what>`` and the vehicle model's key ``<instance>/<what>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..assembly.catalogue import Catalogue
+from ..assembly.record import AssemblyRecord
+from ..errors import BlueRoboticsPartsError
+from ..formats.config import check_vehicle_name
+from ..formats.sensor_kinds import KINDS
+
+CLOCK_TOPIC = '/clock'
+
+
+@dataclass(frozen=True)
+class ThrusterTopics:
+    instance: str
+    type: str  # noqa: A003 (the part type)
+    joint: str  # the continuous joint the Thruster system drives
+    namespace: str  # the Thruster system's <namespace>: the vehicle name
+    topic: str  # the Thruster system's <topic>, relative: "<instance>/thrust"
+    gz_topic: str  # what gz makes of them: "/<namespace>/<topic>"
+    ros_topic: str
+
+
+@dataclass(frozen=True)
+class SensorTopics:
+    """The names of one sensor (or light) of a part: one per registry section it has."""
+
+    key: str  # "<instance>/<what>": the vehicle model's key
+    kind: str  # its part-data section (sensors.KINDS)
+    instance: str
+    type: str  # noqa: A003 (the part type)
+    sensor_name: str  # "<instance>_<what>": the gz <sensor> (or <light>) name
+    link: str  # the link it sits on (its section's frame)
+    frame_id: str  # "<name>/<link>": the frame id of its messages
+    gz_topic: str  # the gz sensor's <topic>: "/<name>/<instance>/<what>"
+    ros: dict  # stream -> ROS topic, "/<name>/<instance>/<stream>"
+    gz: dict  # bridged stream -> gz topic (the ROS name plus the stream's gz suffix)
+    frame_links: dict  # the section's other frame keys -> link (a camera's optical frame)
+    frame_ids: dict  # the same keys -> frame id
+    odometry_topic: str  # the vehicle's odometry (ROS), for a converter that derives from it
+
+
+@dataclass(frozen=True)
+class VehicleTopics:
+    name: str
+    root_link: str
+    thrusters: tuple  # of ThrusterTopics, record order
+    gz_joint_state_topic: str
+    ros_joint_state_topic: str
+    gz_odometry_topic: str
+    ros_odometry_topic: str
+    gz_tf_topic: str  # the OdometryPublisher's odom -> base transform
+    ros_tf_topic: str
+    odom_frame: str
+    base_frame: str
+    clock_topic: str = CLOCK_TOPIC
+    sensors: tuple = ()  # of SensorTopics, record order, registry order within a part
+
+    def frame(self, link: str) -> str:
+        """Return the TF frame id of a URDF link of this vehicle."""
+        return frame_id(self.name, link)
+
+
+def frame_id(name: str, link: str) -> str:
+    return f'{name}/{link}'
+
+
+def ros_odometry_topic(name: str) -> str:
+    """Return the vehicle's odometry topic on the ROS side."""
+    return f'/{name}/odometry'
+
+
+def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
+                   name: str | None = None) -> VehicleTopics:
+    """
+    Return the names for the vehicle recorded in ``record``.
+
+    ``name`` defaults to the URDF's robot name. Raises ConfigError for a name that cannot be a
+    ROS namespace.
+    """
+    name = check_vehicle_name(record.robot_name if name is None else name)
+    thrusters = []
+    for part in record.parts:
+        data = _part_type(catalogue, part)
+        if data.propeller is not None:
+            if part.is_base:
+                raise BlueRoboticsPartsError(
+                    f'the base part {part.name} ({part.type}) is a propeller: a thruster needs a '
+                    'joint to spin, so fit it in a continuous slot')
+            topic = f'{part.name}/thrust'
+            gz_topic = f'/{name}/{topic}'
+            thrusters.append(ThrusterTopics(part.name, part.type, f'{part.name}_joint', name,
+                                            topic, gz_topic, gz_topic))
+    root = record.base.name
+    sensors = tuple(sensor_topics(name, record, part, section, values)
+                    for part in record.parts
+                    for section, values in _part_type(catalogue, part).sensor_sections.items())
+    return VehicleTopics(
+        name=name, root_link=root, thrusters=tuple(thrusters),
+        sensors=sensors,
+        gz_joint_state_topic=f'/model/{name}/joint_state',
+        ros_joint_state_topic=f'/{name}/joint_states',
+        gz_odometry_topic=f'/model/{name}/odometry',
+        ros_odometry_topic=ros_odometry_topic(name),
+        gz_tf_topic=f'/model/{name}/tf', ros_tf_topic='/tf',
+        odom_frame=frame_id(name, 'odom'), base_frame=frame_id(name, root))
+
+
+def sensor_topics(name: str, record: AssemblyRecord, part, section: str,
+                  values: dict) -> SensorTopics:
+    """
+    Return the names of the sensor that section ``section`` of a part's data describes.
+
+    ``values``: the section (sensors.KINDS[section] says its keys); its frame keys name frames
+    of the part, which the record has as links. Raises when the record lacks one.
+    """
+    kind = KINDS[section]
+    frames = {f.name: f.link for f in record.frames_of(part.name)}
+    links = {}
+    for key in kind.frame_keys:
+        if key not in values:
+            continue
+        if values[key] not in frames:
+            recorded = ', '.join(frames) or 'none'
+            raise BlueRoboticsPartsError(
+                f'{section} of {part.name} ({part.type}) is on frame {values[key]!r}, but the '
+                f'URDF records no such frame of {part.name}; recorded: {recorded}')
+        links[key] = frames[values[key]]
+    link = links.pop('frame')
+    base = f'/{name}/{part.name}'
+    ros = {stream.what: f'{base}/{stream.what}' for stream in kind.streams}
+    gz = {stream.what: ros[stream.what] + stream.gz_suffix for stream in kind.streams
+          if stream.gz_type is not None}
+    return SensorTopics(
+        key=f'{part.name}/{kind.what}', kind=section, instance=part.name, type=part.type,
+        sensor_name=f'{part.name}_{kind.what}', link=link, frame_id=frame_id(name, link),
+        gz_topic=f'{base}/{kind.what}', ros=ros, gz=gz,
+        frame_links=links, frame_ids={key: frame_id(name, value) for key, value in links.items()},
+        odometry_topic=ros_odometry_topic(name))
+
+
+def _part_type(catalogue: Catalogue, part):
+    if part.type not in catalogue:
+        raise BlueRoboticsPartsError(
+            f'part {part.name} has type {part.type}, which neither the shipped library nor the '
+            f"URDF's recorded part files define; known types: {', '.join(catalogue.types())}")
+    return catalogue[part.type]

@@ -1,0 +1,135 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``bluerobotics-parts info CONFIG``: how the vehicle floats and drives, before any simulation.
+
+From the resolved URDF (its collision geometry, link masses and frames) and the part data:
+
+* mass and centre of gravity (root link frame, every joint at zero);
+* the upright rest under two buoyancy models (buoyancy.py): ``exact`` hydrostatics, and the
+  algorithm gz-sim 8's graded Buoyancy system runs, which is where the simulated vehicle
+  settles: displacement, heave, trim and heel, drafts, freeboard, the roll and pitch
+  stiffnesses and the metacentric heights GM_T and GM_L (stability.py);
+* each propeller's thrust limits, bench and installed (what the Thruster systems get), and the
+  steady speeds the Hydrodynamics coefficients give at full thrust ahead and astern and the
+  yaw rate with one propeller alone (propulsion.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+
+from . import hydrostatics, propulsion, stability
+from ..assembly.pipeline import resolve_config
+from ..model.vehicle import Vehicle
+
+
+@dataclass(frozen=True)
+class Info:
+    name: str
+    root_link: str
+    mass: float
+    centre_of_gravity: tuple
+    rests: dict  # 'exact' / 'harmonic' -> stability.Rest
+    limits: dict  # instance -> propulsion.ThrustLimits
+    performance: propulsion.Performance | None  # None without Hydrodynamics coefficients
+    cylinders: tuple  # links with cylinder collisions (no graded buoyancy before gz-sim 8.12)
+
+
+def vehicle_info(config, name: str | None = None) -> Info:
+    """Return everything ``info`` prints, for a config file (None: the default vehicle)."""
+    resolved = resolve_config(config, name=name)
+    catalogue = resolved.catalogue()
+    vehicle = Vehicle.from_urdf(resolved.urdf)
+    rests = {model: stability.rest(resolved.urdf, model) for model in stability.MODELS}
+    limits = propulsion.thrust_limits(resolved.record, catalogue)
+    coefficients = catalogue[resolved.record.base.type].hydrodynamics
+    performance = propulsion.performance(vehicle, limits, coefficients) if coefficients else None
+    shapes = hydrostatics.collision_shapes(resolved.urdf, _poses(vehicle))
+    cylinders = tuple(sorted({s.link for s in shapes if isinstance(s, hydrostatics.Cylinder)}))
+    exact = rests['exact']
+    return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
+                limits, performance, cylinders)
+
+
+def _poses(vehicle):
+    from ..model.kinematics import link_poses
+
+    return link_poses(vehicle)
+
+
+def info_text(info: Info) -> str:
+    """Return the report ``info`` prints."""
+    exact, harmonic = info.rests['exact'], info.rests['harmonic']
+    cog = ', '.join(f'{v:.3f}' for v in info.centre_of_gravity)
+    lines = [f'vehicle: {info.name}',
+             f'mass: {info.mass:.3f} kg',
+             f'centre of gravity: ({cog}) m in {info.root_link}',
+             '',
+             'at rest in sea water (1025 kg/m^3)          exact   gz-sim 8 Buoyancy',
+             ]
+
+    def row(label, unit, value, digits):
+        cells = [f'{value(r):>10.{digits}f}' for r in (exact, harmonic)]
+        lines.append(f'  {label:<26}{unit:<10}{cells[0]} {cells[1]:>15}')
+
+    row('displacement', 'm^3', lambda r: r.displaced_volume, 5)
+    row(f'{info.root_link} height', 'm', lambda r: r.z, 4)
+    row('trim (pitch; + bow down)', 'deg', lambda r: math.degrees(r.pitch), 2)
+    row('heel (roll; + stbd down)', 'deg', lambda r: math.degrees(r.roll), 2)
+    row('draft, hull', 'm', lambda r: r.hull_draft, 3)
+    row('draft, overall', 'm', lambda r: r.lowest_point, 3)
+    row('freeboard', 'm', lambda r: r.freeboard, 3)
+    row('roll stiffness', 'N m/rad', lambda r: r.roll_stiffness, 1)
+    row('pitch stiffness', 'N m/rad', lambda r: r.pitch_stiffness, 1)
+    row('GM_T', 'm', lambda r: r.gm_t, 3)
+    row('GM_L', 'm', lambda r: r.gm_l, 3)
+    lines.append('  (exact: the water plane cuts the collision shapes as they lie; gz-sim 8: '
+                 "cut in each shape's own frame, gz-sim8_8.14.0 Buoyancy.cc)")
+    for rest, where in ((exact, 'in still water'), (harmonic, 'in Gazebo (gz-sim 8)')):
+        if min(rest.gm_t, rest.gm_l) < 0:
+            lines.append(f'  warning: a negative GM: the vehicle does not stay upright {where}; '
+                         'give it more displacement low, its weight lower, or split long '
+                         'collision boxes (docs/PARTS.md)')
+    if info.cylinders:
+        lines.append('  note: cylinder collisions on ' + ', '.join(info.cylinders) + ': gz-sim '
+                     '8.0 to 8.11 give them no buoyancy (8.12 and later do, as computed here)')
+    lines.append('')
+    if info.limits:
+        fraction = next(iter(info.limits.values())).fraction
+        lines.append(f'thrust limits, N (installed: {fraction:.4g} x bench):')
+        for limit in info.limits.values():
+            lines.append(f'  {limit.instance}: {limit.part_type}: {limit.minimum:.2f} to '
+                         f'{limit.maximum:.2f} '
+                         f'(bench {limit.bench_min:g} to {limit.bench_max:g})')
+    else:
+        lines.append('thrust limits: no propellers')
+    p = info.performance
+    if p is None:
+        lines.append('top speed: the base part has no hydrodynamics coefficients')
+    elif info.limits:
+        lines.append('steady states from the hydrodynamics coefficients:')
+        lines.append(f'  full ahead: {p.forward_thrust:.1f} N -> ' + _speed(p.forward_speed))
+        lines.append(f'  full astern: {p.reverse_thrust:.1f} N -> ' + _speed(p.reverse_speed))
+        if p.turn_yaw_rate is not None:
+            lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
+                         f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
+    return '\n'.join(lines) + '\n'
+
+
+def _speed(value) -> str:
+    return 'no steady speed (no damping on that axis)' if value is None else \
+        f'surge {value:.3f} m/s'

@@ -1,0 +1,350 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``bluerobotics-parts render``: a picture of the assembled vehicle, without ROS or a display.
+
+The scene (scene.py: visuals, slot and part frames, the water plane) is projected
+orthographically in each view and painted far to near (painter's algorithm, flat shading),
+then every frame is drawn on top as a small x/y/z triad (red, green, blue, as RViz draws
+them) with its label placed where it overlaps no other label. All views share one scale, so
+the metre bar holds in each orthographic view. Coordinates are the root link's (REP 103: x
+forward, y left, z up).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+
+import numpy
+
+from .canvas import Canvas, text_size
+from .scene import build_scene, Scene
+
+from ..cli.render import VIEW_NAMES
+
+DEFAULT_VIEWS = VIEW_NAMES
+AXIS_COLOURS = ((214, 39, 40), (44, 160, 44), (31, 119, 180))  # x, y, z
+INK, MUTED, PAPER = (25, 25, 30), (120, 120, 128), (255, 255, 255)
+WATER = (70, 140, 220)
+LABEL_SIZE, TITLE_SIZE = 13, 16
+PANEL_MARGIN = 34  # pixels inside each panel edge kept free of the vehicle
+TRIAD_LENGTH = 0.05  # m
+
+
+@dataclass(frozen=True)
+class View:
+    name: str
+    title: str
+    direction: tuple  # from the eye into the scene
+    up: tuple  # what should point up on the screen (before orthogonalising)
+
+    def axes(self) -> tuple:
+        """Return unit (right, up, into) vectors of the screen in the root frame."""
+        into = numpy.array(self.direction, dtype=float)
+        into /= numpy.linalg.norm(into)
+        right = numpy.cross(into, self.up)
+        right /= numpy.linalg.norm(right)
+        return right, numpy.cross(right, into), into
+
+
+_ELEVATION, _AZIMUTH = math.radians(30), math.radians(45)
+VIEWS = {
+    'iso': View('iso', 'iso: from ahead, starboard and above',
+                (-math.cos(_ELEVATION) * math.cos(_AZIMUTH),
+                 math.cos(_ELEVATION) * math.sin(_AZIMUTH), -math.sin(_ELEVATION)), (0, 0, 1)),
+    'top': View('top', 'top: x right, y up', (0, 0, -1), (0, 1, 0)),
+    'side': View('side', 'side, from starboard: x right, z up', (0, 1, 0), (0, 0, 1)),
+    'front': View('front', 'front, from ahead: y right, z up', (-1, 0, 0), (0, 0, 1)),
+}
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One view's place in the picture and its projection (root frame -> pixels)."""
+
+    view: View
+    left: float
+    top: float
+    width: float
+    height: float
+    scale: float  # pixels per metre
+    centre: tuple  # screen coordinates (m) drawn at the panel's centre
+
+    def project(self, points) -> numpy.ndarray:
+        """Return the pixel (column, row) of root-frame points, (..., 3) -> (..., 2)."""
+        right, up, _ = self.view.axes()
+        points = numpy.asarray(points, dtype=float)
+        u = points @ right - self.centre[0]
+        v = points @ up - self.centre[1]
+        return numpy.stack([self.left + self.width / 2 + u * self.scale,
+                            self.top + self.height / 2 - v * self.scale], axis=-1)
+
+
+@dataclass
+class Picture:
+    canvas: Canvas
+    panels: dict  # view name -> Panel
+    scene: Scene
+
+
+def render_config(config, views=DEFAULT_VIEWS, name: str | None = None,
+                  image_format: str = 'png') -> tuple:
+    """Return (image bytes, notes) for a config: ``png`` or ``svg`` of the given views."""
+    from ..assembly.pipeline import resolve_config
+
+    picture = draw(build_scene(resolve_config(config, name=name)), views)
+    data = picture.canvas.svg().encode() if image_format == 'svg' else picture.canvas.png()
+    return data, picture.scene.notes
+
+
+def draw(scene: Scene, views=DEFAULT_VIEWS) -> Picture:
+    """Lay out and draw ``views`` of a scene: one view alone, several in a grid."""
+    views = [VIEWS[v] for v in views]
+    columns = 1 if len(views) == 1 else 2
+    rows = math.ceil(len(views) / columns)
+    cell_w, cell_h = (1200, 860) if len(views) == 1 else (800, 560)
+    legend_h = _legend_height(scene, columns * cell_w)
+    canvas = Canvas(columns * cell_w, rows * cell_h + legend_h)
+    points = scene.points()
+    spans = []
+    for view in views:
+        right, up, _ = view.axes()
+        u, v = points @ right, points @ up
+        spans.append(((u.min(), u.max()), (v.min(), v.max())))
+    inner_w, inner_h = cell_w - 2 * PANEL_MARGIN, cell_h - 2 * PANEL_MARGIN - TITLE_SIZE - 24
+    scale = min(min(inner_w / max(su[1] - su[0], 1e-3), inner_h / max(sv[1] - sv[0], 1e-3))
+                for su, sv in spans)
+    panels = {}
+    for index, (view, (su, sv)) in enumerate(zip(views, spans)):
+        left, top = (index % columns) * cell_w, (index // columns) * cell_h
+        panels[view.name] = Panel(view, left, top + TITLE_SIZE + 12, cell_w, cell_h - TITLE_SIZE
+                                  - 12, scale, ((su[0] + su[1]) / 2, (sv[0] + sv[1]) / 2))
+        _draw_panel(canvas, scene, panels[view.name], (left, top, cell_w, cell_h))
+    _draw_legend(canvas, scene, rows * cell_h, columns * cell_w)
+    return Picture(canvas, panels, scene)
+
+
+# -- one panel ------------------------------------------------------------------------------
+
+def _draw_panel(canvas: Canvas, scene: Scene, panel: Panel, cell: tuple) -> None:
+    left, top, width, height = cell
+    canvas.polygon([(left + 1, top + 1), (left + width - 1, top + 1),
+                    (left + width - 1, top + height - 1), (left + 1, top + height - 1)],
+                   fill=(247, 248, 250), outline=(215, 218, 224))
+    canvas.text((left + 12, top + 14), panel.view.title, TITLE_SIZE, INK, 'lm')
+    _draw_solids(canvas, scene, panel)
+    if panel.view.name in ('side', 'front'):
+        _draw_water(canvas, scene, panel, cell)
+    labels = _draw_markers(canvas, scene, panel)
+    _place_labels(canvas, labels, cell)
+    if panel.view.name != 'iso':
+        _draw_scale(canvas, panel, cell)
+    _draw_axes(canvas, panel, cell)
+
+
+def _draw_solids(canvas: Canvas, scene: Scene, panel: Panel) -> None:
+    if not scene.solids:
+        return
+    triangles = numpy.concatenate([s.triangles for s in scene.solids])
+    base = numpy.concatenate([numpy.tile(numpy.array(s.rgba[:3]), (len(s.triangles), 1))
+                              for s in scene.solids])
+    right, up, into = panel.view.axes()
+    normals = numpy.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+    length = numpy.linalg.norm(normals, axis=1)
+    keep = length > 1e-12
+    triangles, base = triangles[keep], base[keep]
+    normals = normals[keep] / length[keep, None]
+    light = -into + 0.6 * numpy.array([0.0, 0.0, 1.0]) + 0.3 * right
+    light /= numpy.linalg.norm(light)
+    lambert = numpy.abs(normals @ light)
+    lifted = 0.16 + 0.84 * base  # black parts still show their shape
+    colours = lifted * (0.42 + 0.58 * lambert)[:, None] + 0.2 * (lambert ** 8)[:, None]
+    colours = numpy.clip(colours * 255, 0, 255).astype(numpy.uint8)
+    depth = (triangles @ into).mean(axis=1)
+    order = numpy.argsort(-depth, kind='stable')  # far first
+    canvas.triangles(panel.project(triangles[order]), colours[order])
+
+
+def _draw_water(canvas: Canvas, scene: Scene, panel: Panel, cell: tuple) -> None:
+    if scene.rest is None:
+        return
+    left, top, width, height = cell
+    right, up, _ = panel.view.axes()
+    along = right  # the view's horizontal axis: x in the side view, y in the front view
+    ends = []
+    for column in (left + 4, left + width - 4):
+        s = (column - panel.left - panel.width / 2) / panel.scale + panel.centre[0]
+        x, y = s * along[0], s * along[1]
+        ends.append(panel.project((x, y, scene.water_height(x, y))))
+    bottom = top + height - 2
+    canvas.polygon([tuple(ends[0]), tuple(ends[1]), (ends[1][0], bottom), (ends[0][0], bottom)],
+                   fill=WATER, alpha=0.16)
+    canvas.line([tuple(ends[0]), tuple(ends[1])], WATER, width=1.6)
+    canvas.text((ends[0][0] + 6, ends[0][1] + 4), 'water line', 11, (40, 95, 170), 'lt')
+
+
+def _draw_markers(canvas: Canvas, scene: Scene, panel: Panel) -> list:
+    """Draw every frame's triad and dot; return its labels (anchor, text, colour)."""
+    labels = []
+    for marker in scene.markers:
+        origin = marker.pose.translation
+        rotation = numpy.array(marker.pose.rotation)
+        start = panel.project(origin)
+        for axis in range(3):
+            tip = panel.project(numpy.array(origin) + TRIAD_LENGTH * rotation[:, axis])
+            if numpy.hypot(*(tip - start)) > 1.5:
+                canvas.line([start, tip], AXIS_COLOURS[axis], width=1.8)
+        if marker.kind == 'slot':
+            canvas.circle(start, 3.6, fill=INK, outline=PAPER, width=1)
+        elif marker.kind == 'empty':
+            canvas.circle(start, 4.2, fill=PAPER, outline=INK, width=1.6)
+        else:
+            x, y = start
+            canvas.polygon([(x, y - 5), (x + 5, y), (x, y + 5), (x - 5, y)], fill=(160, 60, 170),
+                           outline=PAPER)
+        labels.append((tuple(start), marker.label, MUTED if marker.kind == 'empty' else INK))
+    return labels
+
+
+def _place_labels(canvas: Canvas, labels: list, cell: tuple) -> None:
+    """
+    Put each label near its anchor where it overlaps no placed label nor anchor dot.
+
+    Greedy, nearest first: candidate spots on rings around the anchor; a label set away from
+    its anchor gets a thin leader line. Labels are placed in order of anchor position, so the
+    result does not depend on the record's order of equal spots.
+    """
+    left, top, width, height = cell
+    bounds = (left + 4, top + TITLE_SIZE + 20, left + width - 4, top + height - 4)
+    taken = [(x - 4, y - 4, x + 4, y + 4) for (x, y), _, _ in labels]
+    for (x, y), label, colour in sorted(labels, key=lambda item: (item[0][1], item[0][0])):
+        w, h = text_size(label, LABEL_SIZE)
+        spot = None
+        for radius in (10, 22, 36, 54, 76, 100, 130):
+            for angle in range(-45, 315, 30):
+                cx = x + radius * math.cos(math.radians(angle))
+                cy = y - radius * math.sin(math.radians(angle))
+                if math.cos(math.radians(angle)) >= -0.01:  # right of the anchor: text after
+                    box = (cx, cy - h / 2 - 2, cx + w + 4, cy + h / 2 + 2)
+                else:
+                    box = (cx - w - 4, cy - h / 2 - 2, cx, cy + h / 2 + 2)
+                if _inside(box, bounds) and not any(_overlap(box, other) for other in taken):
+                    spot = (box, radius)
+                    break
+            if spot:
+                break
+        if spot is None:
+            continue  # no room anywhere near: the legend and other views still name it
+        box, radius = spot
+        taken.append(box)
+        if radius > 12:
+            anchor = (box[0], (box[1] + box[3]) / 2) if box[0] >= x else \
+                (box[2], (box[1] + box[3]) / 2)
+            canvas.line([(x, y), anchor], MUTED, width=0.8, alpha=0.8)
+        canvas.text((box[0] + 2, (box[1] + box[3]) / 2), label, LABEL_SIZE, colour, 'lm',
+                    box=PAPER)
+
+
+def _inside(box, bounds) -> bool:
+    return box[0] >= bounds[0] and box[1] >= bounds[1] and box[2] <= bounds[2] and \
+        box[3] <= bounds[3]
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _draw_scale(canvas: Canvas, panel: Panel, cell: tuple) -> None:
+    left, top, width, height = cell
+    target = 0.22 * width / panel.scale
+    length = max([v for v in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 50)
+                  if v <= target] or [0.01])
+    x0, y0 = left + 18, top + height - 20
+    x1 = x0 + length * panel.scale
+    canvas.line([(x0, y0), (x1, y0)], INK, width=2.4)
+    for x in (x0, (x0 + x1) / 2, x1):
+        canvas.line([(x, y0 - 5), (x, y0 + 1)], INK, width=1.4)
+    canvas.text(((x0 + x1) / 2, y0 - 7), f'{length:g} m', 12, INK, 'mb')
+
+
+def _draw_axes(canvas: Canvas, panel: Panel, cell: tuple) -> None:
+    """Draw where x, y and z point in this view, in the panel's lower right corner."""
+    left, top, width, height = cell
+    right, up, _ = panel.view.axes()
+    corner = (left + width - 46, top + height - 40)
+    for axis, name in enumerate('xyz'):
+        unit = numpy.eye(3)[axis]
+        dx, dy = unit @ right * 26, -(unit @ up) * 26
+        if math.hypot(dx, dy) < 4:
+            canvas.circle(corner, 3, fill=AXIS_COLOURS[axis])  # towards the viewer or away
+            canvas.text((corner[0] + 6, corner[1] + 8), name, 11, AXIS_COLOURS[axis], 'lm')
+            continue
+        tip = (corner[0] + dx, corner[1] + dy)
+        canvas.line([corner, tip], AXIS_COLOURS[axis], width=2)
+        canvas.text((tip[0] + 7 * dx / 26, tip[1] + 7 * dy / 26), name, 12,
+                    AXIS_COLOURS[axis], 'mm')
+
+
+# -- the legend -----------------------------------------------------------------------------
+
+_LEGEND_ROW = 20
+
+
+def _part_labels(scene: Scene) -> list:
+    return [f'{instance} ({type_name})' for instance, type_name, _ in scene.parts]
+
+
+def _legend_grid(scene: Scene, width: int) -> tuple:
+    """Return (columns, column width) for the parts list, left of the marker key."""
+    column = 40 + max([text_size(label, 12)[0] for label in _part_labels(scene)] or [0])
+    return max(1, int((width - 420) // column)), column
+
+
+def _legend_height(scene: Scene, width: int) -> int:
+    rows = math.ceil(len(scene.parts) / _legend_grid(scene, width)[0])
+    return 44 + max(rows, 4) * _LEGEND_ROW + 16 * len(scene.notes)
+
+
+def _draw_legend(canvas: Canvas, scene: Scene, top: float, width: int) -> None:
+    canvas.text((14, top + 18), f'{scene.name}: {len(scene.parts)} parts, {scene.mass:.2f} kg; '
+                'coordinates in '
+                f'{scene.root_link} (REP 103: x forward, y left, z up)', 14, INK, 'lm')
+    columns, column = _legend_grid(scene, width)
+    for index, (label, (_, _, rgba)) in enumerate(zip(_part_labels(scene), scene.parts)):
+        x = 14 + (index % columns) * column
+        y = top + 44 + (index // columns) * _LEGEND_ROW
+        colour = tuple(int(255 * c) for c in (rgba or (1, 1, 1, 1))[:3])
+        canvas.polygon([(x, y - 6), (x + 12, y - 6), (x + 12, y + 6), (x, y + 6)], fill=colour,
+                       outline=MUTED)
+        canvas.text((x + 18, y), label, 12, INK, 'lm')
+    rows = math.ceil(len(scene.parts) / columns)
+    x, y = width - 400, top + 44
+    canvas.circle((x + 6, y), 3.6, fill=INK, outline=PAPER)
+    canvas.text((x + 18, y), 'slot, filled (its frame: x red, y green, z blue)', 12, INK, 'lm')
+    canvas.circle((x + 6, y + _LEGEND_ROW), 4.2, fill=PAPER, outline=INK, width=1.6)
+    canvas.text((x + 18, y + _LEGEND_ROW), 'slot, empty', 12, MUTED, 'lm')
+    d = y + 2 * _LEGEND_ROW
+    canvas.polygon([(x + 6, d - 5), (x + 11, d), (x + 6, d + 5), (x + 1, d)], fill=(160, 60, 170))
+    canvas.text((x + 18, d), 'part frame (sensor beams, lenses, tops)', 12, INK, 'lm')
+    if scene.rest is not None:
+        w = y + 3 * _LEGEND_ROW
+        canvas.line([(x, w), (x + 12, w)], WATER, width=1.6)
+        trim = math.degrees(scene.rest.pitch)
+        canvas.text((x + 18, w), f'water line at rest: trim {trim:+.2f} deg, {scene.root_link} '
+                    f'at z {scene.rest.z:+.3f} m (as info)', 12, INK, 'lm')
+    for index, note in enumerate(scene.notes):
+        canvas.text((14, top + 44 + max(rows, 4) * _LEGEND_ROW + 16 * index), note, 11, MUTED,
+                    'lm')

@@ -1,0 +1,195 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The launch arguments of vehicle.launch.py and display.launch.py, and how their values are read.
+
+One table per launch file: what ``ros2 launch -s`` shows (name, default, description, the
+``choices`` of the enumerated and boolean ones) and how a value becomes a typed one. The launch
+files declare exactly these arguments, so the choices launch enforces and the ones the parser
+accepts are the same list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import difflib
+import math
+from pathlib import Path
+import re
+from xml.etree import ElementTree
+
+from .. import paths
+from ..assembly import pipeline
+from ..errors import BlueRoboticsPartsError
+from ..files import inputs
+from ..gazebo import composition as gazebo
+
+BOOLEAN_CHOICES = ('true', 'false')
+GAZEBO_CHOICES = ('auto', 'true', 'false')
+WORLD_LIMIT = inputs.YAML_LIMIT  # a world SDF read for its name: same bound as a config
+
+
+class LaunchArgumentError(BlueRoboticsPartsError):
+    """A launch argument value that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One launch argument: what ``ros2 launch -s`` shows, and how its value is read."""
+
+    name: str
+    default: str
+    description: str
+    kind: str  # file | world | name | number | height | choice | current
+    choices: tuple = ()  # the valid values of a 'choice' argument, as launch checks them
+
+
+@dataclass(frozen=True)
+class World:
+    """What gz is given, and the world's name when it can be read (``create -world``)."""
+
+    file: str  # a path, or the file name of a world gz finds itself
+    name: str | None
+
+
+def _vehicle_arguments() -> tuple:
+    return (
+        Argument('config', str(paths.default_config()), 'Vehicle config YAML (default: the '
+                 'shipped BlueBoat)', 'file'),
+        Argument('name', '', 'Vehicle name: Gazebo model name, ROS namespace and TF prefix '
+                 "(empty: the config's name:, blueboat by default)", 'name'),
+        Argument('world', str(paths.default_world()), 'Gazebo world SDF file, or the file name of '
+                 'a world gz finds itself (e.g. empty.sdf)', 'world'),
+        Argument('x', '0.0', 'Spawn position x (metres)', 'number'),
+        Argument('y', '0.0', 'Spawn position y (metres)', 'number'),
+        Argument('z', 'auto', 'Spawn position z (metres; the water surface is z = 0); auto: '
+                 "the vehicle's own, at the surface for a boat, below it for an ROV (its base "
+                 "part's spawn depth)", 'height'),
+        Argument('yaw', '0.0', 'Spawn heading (radians, counter-clockwise from +x)', 'number'),
+        Argument('gui', 'true', 'Start the Gazebo GUI with the server', 'choice',
+                 BOOLEAN_CHOICES),
+        Argument('rviz', 'false', "Start RViz with this vehicle's view", 'choice',
+                 BOOLEAN_CHOICES),
+        Argument('use_sim_time', 'true', "Every node uses Gazebo's /clock (set for the nodes this "
+                 'launch starts and those a parent launch starts after including it)', 'choice',
+                 BOOLEAN_CHOICES),
+        Argument('gazebo', 'auto', 'Start Gazebo (auto: unless one is already running)', 'choice',
+                 GAZEBO_CHOICES),
+        # Not called gz_version: ros_gz_sim's gz_sim.launch.py declares that one (a number) and
+        # would inherit ours through the include.
+        Argument('gz_release', gazebo.DEFAULT_GZ_RELEASE,
+                 'Gazebo release the model is composed for', 'choice',
+                 tuple(gazebo.GZ_RELEASES)),
+        Argument('current', '', 'Water current for the Hydrodynamics system: "x y z" in m/s, '
+                 'world frame (e.g. "0.5 0 0"); empty: still water', 'current'),
+    )
+
+
+ARGUMENTS = _vehicle_arguments()
+DISPLAY_ARGUMENTS = (
+    ARGUMENTS[0], ARGUMENTS[1],
+    Argument('use_sim_time', 'false', 'Every node uses /clock', 'choice', BOOLEAN_CHOICES),
+)
+
+
+def parse_arguments(values, table=ARGUMENTS) -> dict:
+    """
+    Return the typed values by argument name (defaults for the missing ones).
+
+    Raises LaunchArgumentError naming the argument and the valid values.
+    """
+    known = {a.name: a for a in table}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise LaunchArgumentError(f'unknown launch argument {unknown[0]!r}; valid: '
+                                  f"{', '.join(known)}")
+    return {a.name: _parse(a, str(values.get(a.name, a.default)).strip()) for a in table}
+
+
+def misspelled(given, table=ARGUMENTS) -> list:
+    """
+    Return a warning for each given name that is not in ``table`` but close to one that is.
+
+    launch ignores an argument no launch file declares (``nmae:=boat2`` launches ``blueboat``);
+    a name that merely is not ours may belong to a parent launch file, so only near misses of
+    our names are reported.
+    """
+    names = [a.name for a in table]
+    warnings = []
+    for name in sorted(set(given) - set(names)):
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+        if close:
+            warnings.append(f'launch argument {name!r} is not declared and is ignored; did you '
+                            f'mean {close[0]!r}? (valid: {", ".join(names)})')
+    return warnings
+
+
+def _parse(argument: Argument, text: str):
+    shown = f'launch argument {argument.name}:={text!r}'
+    if argument.kind == 'file':
+        path = Path(text).expanduser()
+        if not text or not path.is_file():
+            raise LaunchArgumentError(f'{shown}: no such file; give a config YAML file '
+                                      f'(default {argument.default})')
+        return path.resolve()
+    if argument.kind == 'world':
+        return _world(text, shown, argument.default)
+    if argument.kind == 'name':
+        if text:
+            try:
+                pipeline.check_vehicle_name(text)
+            except BlueRoboticsPartsError as error:
+                raise LaunchArgumentError(f'{shown}: {error}') from None
+        return text or None
+    if argument.kind == 'height' and text.lower() == 'auto':
+        return None  # the vehicle's own (launch_plan.spawn_z)
+    if argument.kind in ('number', 'height'):
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number):
+            raise LaunchArgumentError(f'{shown} is not a finite number; e.g. {argument.name}:=1.5')
+        return number
+    if argument.kind == 'current':
+        try:
+            return gazebo.current_vector(text)
+        except BlueRoboticsPartsError as error:
+            raise LaunchArgumentError(f'{shown}: {error}') from None
+    if argument.kind == 'choice':
+        if text not in argument.choices:
+            raise LaunchArgumentError(f"{shown}: valid values are {', '.join(argument.choices)}")
+        return {'true': True, 'false': False}.get(text, text) \
+            if argument.choices == BOOLEAN_CHOICES else text
+    raise AssertionError(f'argument kind {argument.kind}')
+
+
+def _world(text: str, shown: str, default: str) -> World:
+    path = Path(text).expanduser()
+    if text and path.is_file():
+        try:
+            root = ElementTree.fromstring(inputs.read_bytes(path, WORLD_LIMIT, 'world file'))
+        except ElementTree.ParseError as error:
+            raise LaunchArgumentError(f'{shown}: not well-formed SDF: {error}') from None
+        except BlueRoboticsPartsError as error:
+            raise LaunchArgumentError(f'{shown}: {error}') from None
+        world = root.find('world') if root.tag == 'sdf' else None
+        if world is None or not world.get('name'):
+            raise LaunchArgumentError(f'{shown}: not an SDF world file (no <sdf><world name=...>)')
+        return World(str(path.resolve()), world.get('name'))
+    if re.fullmatch(r'[A-Za-z0-9_.-]+\.sdf', text):
+        return World(text, None)  # one of gz's own worlds; gz says so if it has none such
+    raise LaunchArgumentError(f'{shown}: no such file; give an SDF world file or the file name of '
+                              f'a world gz ships (e.g. empty.sdf); default {default}')

@@ -1,0 +1,281 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What ``vehicle.launch.py`` and ``display.launch.py`` start, planned from plain strings.
+
+The launch files declare the arguments (launch_arguments.py) and map a plan to launch actions
+(launch_actions.py); the decisions live here, where they are tested without ROS:
+
+* the config is built exactly once (``build.build``: resolve, check, Gazebo composition,
+  bridge), so a bad config stops the launch with the check's message before any node starts;
+* the artefacts go to the vehicle's folder (launch_artefacts.py) all or nothing:
+  ``robot_description.urdf`` (what Gazebo spawns and robot_state_publisher publishes),
+  ``bridge.yaml`` (what parameter_bridge reads) and ``vehicle.rviz`` (rviz_view.py);
+* every sensor whose registry entry has a converter gets its node (``converter_nodes``);
+* every node gets its package, executable, name, namespace, parameters and arguments, with
+  topic and frame names from ``topics.py`` only; ``use_sim_time`` is one value for the
+  whole launch (the launch files set it as a global parameter, not per node).
+
+Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and node
+names, so launching the file again with another ``name`` adds a vehicle. Each launch starts its
+own parameter_bridge, and each bridge bridges ``/clock``: with two vehicles ROS sees two
+publishers of the same Gazebo clock, which carry identical stamps, so time stays monotonic and
+nothing breaks; it only doubles the clock traffic.
+
+Every topic a node is given is absolute (``/<name>/...``) and the spawn reads a file, so a
+parent launch's ``PushROSNamespace`` moves the nodes but not what the bridge and the spawn
+connect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+import shlex
+
+from . import gazebo_detection
+from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
+from .launch_artefacts import artefact_dir, write_artefacts
+from ..description import cache
+from ..paths import BRIDGE_FILE, URDF_FILE
+
+RVIZ_FILE = 'vehicle.rviz'
+DISPLAY_RVIZ_FILE = 'display.rviz'
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """One ROS node to start, as launch_ros.actions.Node takes it."""
+
+    package: str
+    executable: str
+    name: str
+    namespace: str = ''
+    parameters: dict = field(default_factory=dict)
+    arguments: tuple = ()
+    remappings: tuple = ()  # of (from, to)
+    output: str = 'screen'
+
+    def to_data(self) -> dict:
+        """Return the node as plain data (JSON: the launch's cache)."""
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict) -> 'NodeSpec':
+        """Return the node ``to_data`` gave (lists back to the tuples they were)."""
+        return cls(**{**data, 'arguments': tuple(data['arguments']),
+                      'remappings': tuple(tuple(pair) for pair in data['remappings'])})
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything vehicle.launch.py starts, and the files it wrote for them."""
+
+    name: str
+    artefact_dir: Path
+    urdf_file: Path
+    bridge_file: Path
+    rviz_file: Path
+    start_gazebo: bool
+    world: World  # the world argument; the spawn's -world may name a running one instead
+    gz_args: str  # for ros_gz_sim's gz_sim.launch.py
+    use_sim_time: bool  # for every node of the launch (a global parameter)
+    nodes: tuple  # of NodeSpec, in start order
+    identity: str  # the description identity (export.description_identity)
+    summary: str  # one line for a LogInfo
+
+    @property
+    def gazebo_launch_arguments(self) -> dict:
+        """Return the arguments ros_gz_sim's gz_sim.launch.py is included with."""
+        return {'gz_args': self.gz_args, 'on_exit_shutdown': 'true'}
+
+
+def plan(values, environ=None,
+         gazebo_running=gazebo_detection.running_gazebo_worlds) -> LaunchPlan:
+    """
+    Plan the vehicle launch for these argument values (name -> string).
+
+    Builds once, then writes the artefacts; any BlueRoboticsPartsError is raised before
+    anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``.
+    """
+    args = parse_arguments(values, ARGUMENTS)
+    vehicle = _vehicle(args, environ)
+    name = vehicle['name']
+    folder = artefact_dir(name, environ)
+    world = args['world']
+    gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
+    write_artefacts(folder, {file: text.encode('utf-8')
+                             for file, text in vehicle['artefacts'].items()})
+
+    urdf_file, bridge_file = folder / URDF_FILE, folder / BRIDGE_FILE
+    state_publisher = NodeSpec.from_data(vehicle['state_publisher'])
+    nodes = [
+        replace(state_publisher, parameters={
+            **state_publisher.parameters, 'robot_description': vehicle['artefacts'][URDF_FILE]}),
+        NodeSpec('ros_gz_sim', 'create', f'{name}_create',
+                 arguments=_spawn_arguments(name, urdf_file, args, vehicle['spawn_z'],
+                                            gazebo.world_name)),
+        NodeSpec('ros_gz_bridge', 'parameter_bridge', f'{name}_bridge',
+                 parameters={'config_file': str(bridge_file)}),
+    ]
+    nodes += [NodeSpec.from_data(node) for node in vehicle['converters']]
+    if args['rviz']:
+        nodes.append(_rviz(name, folder / RVIZ_FILE))
+    gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
+    summary = (f"bluerobotics_parts: vehicle {name} ({vehicle['counts']}), "
+               f"description {vehicle['identity']}, artefacts in {folder}; {gazebo.note}")
+    return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
+                      world, gz_args, args['use_sim_time'], tuple(nodes), vehicle['identity'],
+                      summary)
+
+
+def _vehicle(args: dict, environ=None) -> dict:
+    """
+    Return what the launch needs of the built vehicle, reused when its inputs are unchanged.
+
+    A build cache entry (cache.py, under ``$ROS_HOME``): the artefacts' text, the nodes that
+    depend on the vehicle alone, the spawn depth, the identity. The pose, the world and the
+    other arguments are applied after, so they never miss the cache.
+    """
+    return cache.reuse(cache.folder(environ, launch=True),
+                       (args['config'], args['name'], args['gz_release'], args['current'],
+                        'launch'), lambda: build_vehicle(args))
+
+
+def build_vehicle(args: dict) -> dict:
+    """Build the vehicle and return the launch's part of it (``_vehicle``), uncached."""
+    from .rviz_view import vehicle_rviz
+    from .. import build as build_module
+    from ..description.export import description_sources
+    from ..description.identity import identity_of
+    from ..formats.sensor_kinds import KINDS
+    from ..model import topics
+
+    result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'],
+                                current=args['current'])
+    names = topics.vehicle_topics(result.resolved.record, result.catalogue, result.name)
+    artefacts = {file: data.decode('utf-8')
+                 for file, data in build_module.artefacts(result).items()}
+    artefacts[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame)
+    files, sources = description_sources(result)
+    categories = [(category, [s for s in names.sensors if KINDS[s.kind].category == category])
+                  for category in ('sensor', 'light')]
+    return {
+        'name': result.name, 'artefacts': artefacts, 'identity': identity_of(files),
+        # without robot_description: the plan puts the URDF in (the entry holds it once)
+        'state_publisher': _state_publisher(names, '').to_data(),
+        'converters': [node.to_data() for node in converter_nodes(names, result)],
+        'spawn_z': spawn_z(result),
+        'counts': f'parts {len(result.resolved.record.parts)}, thrusters '
+                  f'{len(names.thrusters)}, ' + ', '.join(
+                      f'{category}s {len(found)}' for category, found in categories),
+        'files_read': cache.digests_read(files, sources),
+    }
+
+
+def spawn_z(result) -> float:
+    """
+    Return where ``z:=auto`` spawns a built vehicle: its base part's spawn depth, below z = 0.
+
+    0 for a boat, whose hull floats at z = 0; 1 m down for the BlueROV2.
+    """
+    return 0.0 - result.catalogue[result.resolved.record.base.type].spawn_depth  # not -0.0
+
+
+def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,
+                     world_name) -> tuple:
+    """Return ros_gz_sim create's arguments: the model name, the file, the pose, the world."""
+    z = auto_z if args['z'] is None else args['z']
+    pose = [('-x', args['x']), ('-y', args['y']), ('-z', z), ('-Y', args['yaw'])]
+    spawn = ['-name', name, '-file', str(urdf_file)] + [str(v) for p in pose for v in p]
+    if world_name:
+        spawn += ['-world', world_name]
+    return tuple(spawn)
+
+
+def converter_nodes(names, result) -> list:
+    """
+    Return the converter node of every sensor whose kind has one (sensors.KINDS).
+
+    The echosounder's ``scan_to_range``, the pressure sensor's ``pose_to_pressure``; named
+    ``<instance>_<executable>`` in the vehicle's namespace, parameters from the registry.
+    """
+    from ..formats import sensor_kinds as sensors
+    from ..model import kinematics
+
+    poses = kinematics.link_poses(result.vehicle)
+    nodes = []
+    for sensor in names.sensors:
+        executable = sensors.KINDS[sensor.kind].converter
+        if executable is None:
+            continue
+        values = result.catalogue[sensor.type].sensor_sections[sensor.kind]
+        nodes.append(NodeSpec('bluerobotics_parts', executable,
+                              f'{sensor.instance}_{executable}', names.name,
+                              parameters=sensors.converter_parameters(sensor, values,
+                                                                      poses[sensor.link])))
+    return nodes
+
+
+def _state_publisher(names, urdf: str) -> NodeSpec:
+    from ..model.topics import frame_id
+
+    return NodeSpec('robot_state_publisher', 'robot_state_publisher', 'robot_state_publisher',
+                    names.name, parameters={'robot_description': urdf,
+                                            'frame_prefix': frame_id(names.name, '')},
+                    remappings=(('joint_states', names.ros_joint_state_topic),))
+
+
+def _rviz(name: str, config_file: Path) -> NodeSpec:
+    return NodeSpec('rviz2', 'rviz2', 'rviz2', name, arguments=('-d', str(config_file)))
+
+
+@dataclass(frozen=True)
+class DisplayPlan:
+    """Everything display.launch.py starts."""
+
+    name: str
+    rviz_file: Path
+    use_sim_time: bool
+    nodes: tuple  # of NodeSpec
+    summary: str
+
+
+def display_plan(values, environ=None) -> DisplayPlan:
+    """
+    Plan display.launch.py: the plain URDF in robot_state_publisher, sliders, RViz.
+
+    The plain URDF has no Gazebo blocks; nothing of Gazebo starts.
+    """
+    from .rviz_view import vehicle_rviz
+    from ..assembly import pipeline
+    from ..model import topics
+
+    args = parse_arguments(values, DISPLAY_ARGUMENTS)
+    resolved = pipeline.resolve_config(args['config'], name=args['name'])
+    names = topics.vehicle_topics(resolved.record, resolved.catalogue(), resolved.name)
+    folder = artefact_dir(names.name, environ)
+    write_artefacts(folder, {DISPLAY_RVIZ_FILE: vehicle_rviz(names).encode('utf-8')})
+    nodes = (
+        _state_publisher(names, resolved.urdf),
+        NodeSpec('joint_state_publisher_gui', 'joint_state_publisher_gui',
+                 'joint_state_publisher_gui', names.name,
+                 remappings=(('joint_states', names.ros_joint_state_topic),)),
+        _rviz(names.name, folder / DISPLAY_RVIZ_FILE),
+    )
+    summary = (f'bluerobotics_parts: displaying vehicle {names.name} '
+               f"({len(resolved.record.parts)} parts) from {args['config']}")
+    return DisplayPlan(names.name, folder / DISPLAY_RVIZ_FILE, args['use_sim_time'], nodes,
+                       summary)
