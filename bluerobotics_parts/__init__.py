@@ -32,9 +32,8 @@ _LAZY = {
     'AssemblyError': 'errors',
     'BlueRoboticsPartsError': 'errors',
     'ConfigError': 'errors',
-    'ResolveError': 'errors',
     'Vehicle': 'model.vehicle',
-    'VehicleError': 'model.vehicle_errors',
+    'VehicleError': 'errors',
 }
 
 __all__ = sorted(_LAZY) + ['__version__']

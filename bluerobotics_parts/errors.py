@@ -22,6 +22,8 @@ AssemblyError carries all of them at once.
 
 from __future__ import annotations
 
+import difflib
+
 
 def located(message: str, file: str | None = None, line: int | None = None) -> str:
     """Return ``file:line: message``, or as much of the location as is known."""
@@ -145,3 +147,128 @@ class OutputError(BlueRoboticsPartsError):
 
     Permissions, a missing parent, a full disk: nothing is left half-written.
     """
+
+
+# -- Inputs and the record
+
+
+class InputError(ConfigError):
+    """An input that is not a regular file of an acceptable size, or cannot be read."""
+
+
+class RecordError(BlueRoboticsPartsError):
+    """A URDF without (or with a broken) assembly record."""
+
+
+class DescriptionError(BlueRoboticsPartsError):
+    """A description folder (or file set) that breaks a file rule or its expected identity."""
+
+
+# -- The vehicle model: one type per way a query can fail. A caller walking up the tree can tell
+# "this is the root" (NoParentJoint) from "no such link" (UnknownLink); the Unknown* errors
+# suggest close names.
+
+
+class VehicleError(BlueRoboticsPartsError):
+    """A URDF that is not one tree, or a query naming something the vehicle does not have."""
+
+
+class _UnknownName(VehicleError, LookupError):
+    """An unknown name: the message suggests close known names (or says how many there are)."""
+
+    what = 'name'
+
+    def __init__(self, name: str, known, what: str | None = None, hint: str = ''):
+        self.name = name
+        known = sorted(known)
+        self.suggestions = tuple(difflib.get_close_matches(str(name), known, n=3))
+        what = what or self.what
+        if self.suggestions:
+            valid = 'did you mean ' + ', '.join(self.suggestions) + '?'
+        elif len(known) <= 12 and not hint:
+            valid = f"known: {', '.join(known) or 'none'}"
+        else:
+            valid = f'no close match among the {len(known)} known {what} names'
+        super().__init__(f'unknown {what} {name!r}; {valid}' + (f' ({hint})' if hint else ''))
+
+
+class UnknownLink(_UnknownName):
+    what = 'link'
+
+
+class UnknownJoint(_UnknownName):
+    what = 'joint'
+
+
+class UnknownPart(_UnknownName):
+    what = 'part instance'
+
+
+class UnknownSlot(_UnknownName):
+    """``name`` is the slot key ``<of>/<slot>``; ``of`` and ``slot`` are its halves."""
+
+    what = 'slot'
+
+    def __init__(self, of: str, slot: str, key: str, slots: dict):
+        self.of, self.slot = of, slot
+        own = sorted(s.name for s in slots.values() if s.of == of)
+        hint = f"{of} has slots {', '.join(own)}" if own else ''
+        super().__init__(key, slots, hint=hint)
+
+
+class NoParentJoint(VehicleError):
+    """Asked for the parent joint of the root link: the signal that a walk up has ended."""
+
+    def __init__(self, link: str):
+        self.name = self.link = link
+        super().__init__(f'link {link!r} is the root link: it has no parent joint')
+
+
+class NotAnAncestor(VehicleError):
+    """
+    ``path_between`` with a source that is not above the target.
+
+    ``common_ancestor`` is the nearest link above both, the source the caller probably meant.
+    """
+
+    def __init__(self, source: str, target: str, common_ancestor: str):
+        self.name = self.source = source
+        self.target, self.common_ancestor = target, common_ancestor
+        super().__init__(f'link {source!r} is not an ancestor of {target!r}; their nearest '
+                         f'common ancestor is {common_ancestor!r} (path_between'
+                         f'({common_ancestor!r}, {target!r}) gives a path)')
+
+
+# -- Physics, pictures and the ROS side
+
+
+class HydrostaticsError(BlueRoboticsPartsError):
+    """The vehicle cannot be floated: a geometry we cannot measure, or too heavy to float."""
+
+
+class StabilityError(BlueRoboticsPartsError):
+    """No upright rest found (the vehicle sinks, or the iteration does not settle)."""
+
+
+class EchosounderError(BlueRoboticsPartsError):
+    """Echosounder parameters that cannot describe a ranger."""
+
+
+class PressureError(BlueRoboticsPartsError):
+    """Pressure sensor parameters that cannot describe one."""
+
+
+class SceneError(BlueRoboticsPartsError):
+    """A visual that cannot be drawn (a mesh not found or not STL, a geometry we lack)."""
+
+
+class MissingLibrary(BlueRoboticsPartsError):
+    """A library the picture needs is not installed."""
+
+
+class LaunchArgumentError(BlueRoboticsPartsError):
+    """A launch argument value that cannot be used."""
+
+
+class ArtefactError(BlueRoboticsPartsError):
+    """The artefact folder cannot be written."""

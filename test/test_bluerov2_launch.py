@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bluerobotics_parts.errors import LaunchArgumentError
 from bluerobotics_parts.ros import launch_plan
-from bluerobotics_parts.ros.launch_arguments import LaunchArgumentError
 from conftest import CONFIG_DIR, write_config
 import pytest
 from test_launch_files import load, nodes, prefix, ros_launch, visit  # noqa: F401 (fixtures)

@@ -22,8 +22,9 @@ import math
 import struct
 
 from bluerobotics_parts.assembly import catalogue
-from bluerobotics_parts.physics.echosounder import (cloud_ranges, EchosounderError, RangeReading,
-                                                    RangeSpec, RayGrid, scan_to_range, ULTRASOUND)
+from bluerobotics_parts.errors import EchosounderError
+from bluerobotics_parts.physics.echosounder import (cloud_ranges, RangeReading, RangeSpec, RayGrid,
+                                                    scan_to_range, ULTRASOUND)
 import pytest
 
 INF = math.inf

@@ -32,8 +32,8 @@ from bluerobotics_parts import paths
 from bluerobotics_parts.build import build
 from bluerobotics_parts.description.export import (description_files, description_identity, export,
                                                    verify)
-from bluerobotics_parts.description.identity import (DescriptionError, folder_identity,
-                                                     MANIFEST_FILE)
+from bluerobotics_parts.description.identity import folder_identity, MANIFEST_FILE
+from bluerobotics_parts.errors import DescriptionError
 from export_helpers import (copy_tree, manifest_of, MAST_CONFIG, POD_STL, printed_identity,
                             relist, run_cli, siblings, snapshot, USER_PART, user_part_config,
                             write_config, write_manifest)

@@ -20,10 +20,11 @@ import math
 
 from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.assembly.pipeline import resolve_config
+from bluerobotics_parts.errors import HydrostaticsError
 from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.vehicle import Vehicle
 from bluerobotics_parts.physics import buoyancy, hydrostatics, stability
-from bluerobotics_parts.physics.hydrostatics import Box, Cylinder, HydrostaticsError, Sphere
+from bluerobotics_parts.physics.hydrostatics import Box, Cylinder, Sphere
 from conftest import CONFIG_DIR, SHIPPED_CONFIGS, write_config
 import numpy as np
 import pytest

@@ -21,10 +21,9 @@ import json
 import os
 
 from bluerobotics_parts.description.identity import (check_file_rules, check_identity_text,
-                                                     DescriptionError, folder_identity,
-                                                     identity_of, manifest_bytes, MANIFEST_FILE,
-                                                     read_manifest)
-from bluerobotics_parts.errors import BlueRoboticsPartsError
+                                                     folder_identity, identity_of, manifest_bytes,
+                                                     MANIFEST_FILE, read_manifest)
+from bluerobotics_parts.errors import BlueRoboticsPartsError, DescriptionError
 import pytest
 
 SCHEMA = 'bluerobotics_parts.description-manifest.v2'

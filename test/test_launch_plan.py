@@ -25,13 +25,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from bluerobotics_parts import build as build_module
-from bluerobotics_parts import paths
+from bluerobotics_parts import build as build_module, paths
 from bluerobotics_parts.assembly import pipeline
-from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.ros import gazebo_detection, launch_arguments, launch_artefacts
-from bluerobotics_parts.ros import launch_plan
-from bluerobotics_parts.ros.launch_arguments import LaunchArgumentError
+from bluerobotics_parts.errors import BlueRoboticsPartsError, LaunchArgumentError
+from bluerobotics_parts.ros import (gazebo_detection, launch_arguments, launch_artefacts,
+                                    launch_plan)
 from conftest import CONFIG_DIR, parse, write_config
 import pytest
 import yaml

@@ -28,7 +28,8 @@ import subprocess
 import sys
 import time
 
-from bluerobotics_parts.physics.pressure import PressureError, PressureSpec, rotate, Throttle
+from bluerobotics_parts.errors import PressureError
+from bluerobotics_parts.physics.pressure import PressureSpec, rotate, Throttle
 from conftest import CONFIG_DIR, REPO
 import pytest
 import ros_support

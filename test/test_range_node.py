@@ -94,7 +94,7 @@ def test_a_scan_becomes_a_range(ros):
 
 
 def test_a_node_without_its_cone_parameters_is_refused(ros):
-    from bluerobotics_parts.physics.echosounder import EchosounderError
+    from bluerobotics_parts.errors import EchosounderError
     from bluerobotics_parts.ros import range_node
 
     with pytest.raises(EchosounderError, match='field_of_view must be in'):

@@ -23,10 +23,10 @@ import math
 
 from bluerobotics_parts.assembly.catalogue import catalogue
 from bluerobotics_parts.assembly.pipeline import resolve_config
-from bluerobotics_parts.errors import BlueRoboticsPartsError
-from bluerobotics_parts.model.vehicle import (NoParentJoint, NotAnAncestor, UnknownJoint,
-                                              UnknownLink, UnknownPart, UnknownSlot, Vehicle,
-                                              VehicleError)
+from bluerobotics_parts.errors import (BlueRoboticsPartsError, NoParentJoint, NotAnAncestor,
+                                       UnknownJoint, UnknownLink, UnknownPart, UnknownSlot,
+                                       VehicleError)
+from bluerobotics_parts.model.vehicle import Vehicle
 import pytest
 
 USER_THRUSTER = """\

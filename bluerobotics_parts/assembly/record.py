@@ -33,11 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
-from ..errors import BlueRoboticsPartsError
-
-
-class RecordError(BlueRoboticsPartsError):
-    """A URDF without (or with a broken) assembly record."""
+from ..errors import RecordError
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,7 @@ import json
 from pathlib import Path
 
 from .. import paths
-from ..formats import config as config_format
-from ..formats import part_format
-from ..formats import value_kinds as kinds
+from ..formats import config as config_format, part_format, value_kinds as kinds
 
 FILES = {'config': 'config.schema.json', 'part': 'part.schema.json'}
 KINDS = tuple(FILES)

@@ -28,9 +28,9 @@ from __future__ import annotations
 from pathlib import Path
 from xml.etree import ElementTree
 
-from .record import AssemblyRecord, parse_urdf, read, read_urdf_file, RecordError
+from .record import AssemblyRecord, parse_urdf, read, read_urdf_file
 from .resolution import Resolution, resolve
-from ..errors import AssemblyError, ConfigError, in_line_order, Problem
+from ..errors import AssemblyError, ConfigError, in_line_order, Problem, RecordError
 from ..formats.config import as_config, entry_label
 
 __all__ = ['AssemblyError', 'Problem', 'as_config', 'check', 'problems', 'read_record',

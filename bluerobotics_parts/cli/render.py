@@ -27,7 +27,7 @@ import importlib
 from pathlib import Path
 import sys
 
-from ..errors import BlueRoboticsPartsError
+from ..errors import BlueRoboticsPartsError, MissingLibrary
 
 FORMATS = {'.png': 'png', '.svg': 'svg'}
 #: The views render.py draws, all of them by default (listed here: the command's choices
@@ -35,10 +35,6 @@ FORMATS = {'.png': 'png', '.svg': 'svg'}
 VIEW_NAMES = ('iso', 'top', 'side', 'front')
 #: import name -> (pip name, Debian / rosdep package)
 LIBRARIES = {'numpy': ('numpy', 'python3-numpy'), 'PIL': ('Pillow', 'python3-pil')}
-
-
-class MissingLibrary(BlueRoboticsPartsError):
-    """A library the picture needs is not installed."""
 
 
 def require_libraries() -> None:

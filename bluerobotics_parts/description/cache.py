@@ -43,7 +43,8 @@ from pathlib import Path
 import sys
 
 from .. import __version__, paths
-from ..files.inputs import InputError, MESH_LIMIT, read_bytes, URDF_LIMIT, YAML_LIMIT
+from ..errors import InputError
+from ..files.inputs import MESH_LIMIT, read_bytes, URDF_LIMIT, YAML_LIMIT
 
 FORMAT = 'bluerobotics_parts.build-cache.v1'
 SWITCH_ENV = 'BLUEROBOTICS_PARTS_CACHE'

@@ -51,14 +51,13 @@ import yaml
 
 from .folder_swap import replace_folder
 from .identity import (check_file_rules, check_folder_entries, check_identity_text, check_path,
-                       check_paths, check_recorded_digests, DescriptionError, folder_digests,
-                       identity_of, identity_of_digests, manifest_bytes, MANIFEST_FILE,
-                       read_manifest, SCHEMA)
+                       check_paths, check_recorded_digests, folder_digests, identity_of,
+                       identity_of_digests, manifest_bytes, MANIFEST_FILE, read_manifest, SCHEMA)
 from .. import paths
 from ..assembly.urdf_writer import urdf_text
-from ..errors import BlueRoboticsPartsError
+from ..errors import BlueRoboticsPartsError, DescriptionError, InputError
 from ..files.atomic import check_output_folder
-from ..files.inputs import InputError, MESH_LIMIT, read_bytes
+from ..files.inputs import MESH_LIMIT, read_bytes
 
 URDF_FILE = 'robot.urdf'
 CONFIG_FILE = 'config.yaml'

@@ -39,10 +39,10 @@ import secrets
 import shutil
 import stat
 
-from .identity import check_path, DescriptionError, MANIFEST_FILE, read_manifest, walk
-from ..errors import BlueRoboticsPartsError, OutputError
+from .identity import check_path, MANIFEST_FILE, read_manifest, walk
+from ..errors import BlueRoboticsPartsError, DescriptionError, InputError, OutputError
 from ..files.atomic import locked_folder
-from ..files.inputs import file_kind, InputError, MESH_LIMIT, read_bytes
+from ..files.inputs import file_kind, MESH_LIMIT, read_bytes
 
 STAGING_MARK = '.bluerobotics_parts-staging-'
 LEFTOVER_MARK = '.bluerobotics_parts-leftover-'

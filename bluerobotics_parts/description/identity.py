@@ -50,8 +50,8 @@ from pathlib import Path
 import re
 import stat
 
-from ..errors import BlueRoboticsPartsError
-from ..files.inputs import file_kind, InputError, JSON_LIMIT, MESH_LIMIT, read_bytes
+from ..errors import DescriptionError, InputError
+from ..files.inputs import file_kind, JSON_LIMIT, MESH_LIMIT, read_bytes
 
 MANIFEST_FILE = 'description_manifest.json'
 SCHEMA = 'bluerobotics_parts.description-manifest.v2'
@@ -61,10 +61,6 @@ IDENTITY_PATTERN = re.compile(r'^sha256:[0-9a-f]{64}$')
 DIGEST_PATTERN = re.compile(r'^[0-9a-f]{64}$')
 #: The largest listed file read (a mesh is the largest kind of file a description holds).
 LISTED_FILE_LIMIT = MESH_LIMIT
-
-
-class DescriptionError(BlueRoboticsPartsError):
-    """A description folder (or file set) that breaks a file rule or its expected identity."""
 
 
 # -- identity ----------------------------------------------------------------------------------

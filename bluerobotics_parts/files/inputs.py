@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 import stat
 
-from ..errors import ConfigError
+from ..errors import InputError
 
 MIB = 1024 * 1024
 #: Configs and part files: a real one is a few kilobytes; 10 MiB leaves room for thousands
@@ -39,10 +39,6 @@ URDF_LIMIT = 64 * MIB
 MESH_LIMIT = 256 * MIB
 #: Small JSON documents (an export's manifest).
 JSON_LIMIT = 10 * MIB
-
-
-class InputError(ConfigError):
-    """An input that is not a regular file of an acceptable size, or cannot be read."""
 
 
 def file_kind(mode: int) -> str:

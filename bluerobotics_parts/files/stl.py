@@ -27,7 +27,8 @@ import re
 
 import numpy
 
-from .inputs import InputError, MESH_LIMIT, read_bytes
+from .inputs import MESH_LIMIT, read_bytes
+from ..errors import InputError
 
 _HEADER = 80
 _RECORD = numpy.dtype([('normal', '<f4', 3), ('vertices', '<f4', (3, 3)), ('extra', '<u2')])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import math
 
-from .vehicle_errors import VehicleError
+from ..errors import VehicleError
 
 
 def tree(links: dict, joints: dict) -> tuple[str, list[str]]:

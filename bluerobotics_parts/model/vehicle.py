@@ -40,12 +40,9 @@ from xml.etree import ElementTree
 
 from . import topics
 from .urdf_tree import floats, require_link, tree, unique
-from .vehicle_errors import (NoParentJoint, NotAnAncestor, slot_key, UnknownJoint,  # noqa: F401
-                             UnknownLink,
-                             UnknownPart, UnknownSlot, VehicleError)
-from ..assembly import catalogue as part_catalogue
-from ..assembly import record as assembly_record
-from ..errors import BlueRoboticsPartsError
+from ..assembly import catalogue as part_catalogue, record as assembly_record
+from ..errors import (BlueRoboticsPartsError, NoParentJoint, NotAnAncestor, UnknownJoint,
+                      UnknownLink, UnknownPart, UnknownSlot, VehicleError)
 from ..formats import sensor_kinds as sensors_registry
 
 # -- records -------------------------------------------------------------------------------------
@@ -195,7 +192,8 @@ class Vehicle:
         return _get(self.parts, name, lambda: UnknownPart(name, self.parts))
 
     def slot(self, of: str, name: str) -> Slot:
-        return _get(self.slots, slot_key(of, name), lambda: UnknownSlot(of, name, self.slots))
+        key = slot_key(of, name)
+        return _get(self.slots, key, lambda: UnknownSlot(of, name, key, self.slots))
 
     # -- topology
 
@@ -264,6 +262,11 @@ class Vehicle:
 
 
 # -- building ------------------------------------------------------------------------------------
+
+
+def slot_key(of: str, name: str) -> str:
+    """Return the key of a slot in ``Vehicle.slots``: ``<of>/<name>`` (names never hold /)."""
+    return f'{of}/{name}'
 
 
 def _get(mapping: dict, key: str, error):

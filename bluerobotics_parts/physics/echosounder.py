@@ -53,16 +53,12 @@ from dataclasses import dataclass
 import math
 import struct
 
-from ..errors import BlueRoboticsPartsError
+from ..errors import EchosounderError
 
 # sensor_msgs/msg/Range radiation types (the message's constants, repeated so this module
 # needs no ROS): the Ping is an acoustic ranger.
 ULTRASOUND = 0
 INFRARED = 1
-
-
-class EchosounderError(BlueRoboticsPartsError):
-    """Echosounder parameters that cannot describe a ranger."""
 
 
 def scan_to_range(ranges, range_min: float, range_max: float) -> float:

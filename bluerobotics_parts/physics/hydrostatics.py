@@ -46,17 +46,13 @@ from functools import lru_cache
 import math
 
 from ..assembly.record import parse_urdf
-from ..errors import BlueRoboticsPartsError
+from ..errors import HydrostaticsError
 from ..model import kinematics
 from ..model.urdf_tree import floats
 from ..model.vehicle import Vehicle
 
 SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
 _TOLERANCE = 1e-9  # m, on the waterline
-
-
-class HydrostaticsError(BlueRoboticsPartsError):
-    """The vehicle cannot be floated: a geometry we cannot measure, or too heavy to float."""
 
 
 @dataclass(frozen=True)

@@ -39,13 +39,9 @@ from dataclasses import dataclass
 import math
 
 from .buoyancy import GRAVITY, SEA_WATER_DENSITY
-from ..errors import BlueRoboticsPartsError
+from ..errors import PressureError
 
 STANDARD_ATMOSPHERE = 101325.0  # Pa (ISO 2533 standard atmosphere at sea level)
-
-
-class PressureError(BlueRoboticsPartsError):
-    """Pressure sensor parameters that cannot describe one."""
 
 
 def rotate(quaternion, vector) -> tuple:

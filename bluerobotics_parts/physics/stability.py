@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import math
 
 from . import buoyancy, hydrostatics
-from ..errors import BlueRoboticsPartsError
+from ..errors import StabilityError
 from ..model import kinematics
 from ..model.kinematics import Pose
 from ..model.vehicle import Vehicle
@@ -43,10 +43,6 @@ MODELS = {'exact': buoyancy.exact, 'harmonic': buoyancy.harmonic}
 _STEP = 1e-6  # finite-difference step for the Jacobian (m, rad)
 _TILT = 1e-3  # rad, the tilt the stiffnesses are measured over
 _ITERATIONS = 60
-
-
-class StabilityError(BlueRoboticsPartsError):
-    """No upright rest found (the vehicle sinks, or the iteration does not settle)."""
 
 
 @dataclass(frozen=True)

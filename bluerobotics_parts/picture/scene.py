@@ -30,7 +30,7 @@ import math
 import numpy
 
 from .. import paths
-from ..errors import BlueRoboticsPartsError
+from ..errors import BlueRoboticsPartsError, SceneError
 from ..files.stl import read_stl
 from ..model import kinematics
 from ..model.kinematics import Pose
@@ -41,10 +41,6 @@ from ..physics import stability
 #: The colour of a visual without a material (URDF's own has none; RViz draws it white-grey).
 NO_MATERIAL = (0.7, 0.7, 0.7, 1.0)
 ROUND_SEGMENTS = 24
-
-
-class SceneError(BlueRoboticsPartsError):
-    """A visual that cannot be drawn (a mesh not found or not STL, a geometry we lack)."""
 
 
 @dataclass(frozen=True)

@@ -32,17 +32,13 @@ from xml.etree import ElementTree
 
 from .. import paths
 from ..assembly import pipeline
-from ..errors import BlueRoboticsPartsError
+from ..errors import BlueRoboticsPartsError, LaunchArgumentError
 from ..files import inputs
 from ..gazebo import composition as gazebo
 
 BOOLEAN_CHOICES = ('true', 'false')
 GAZEBO_CHOICES = ('auto', 'true', 'false')
 WORLD_LIMIT = inputs.YAML_LIMIT  # a world SDF read for its name: same bound as a config
-
-
-class LaunchArgumentError(BlueRoboticsPartsError):
-    """A launch argument value that cannot be used."""
 
 
 @dataclass(frozen=True)

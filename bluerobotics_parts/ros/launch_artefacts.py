@@ -24,14 +24,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import BlueRoboticsPartsError, OutputError
+from ..errors import ArtefactError, OutputError
 from ..files.atomic import write_files_atomically
 
 ARTEFACT_FOLDER = 'bluerobotics_parts'  # under ROS_HOME
-
-
-class ArtefactError(BlueRoboticsPartsError):
-    """The artefact folder cannot be written."""
 
 
 def artefact_dir(name: str, environ=None) -> Path:

@@ -38,7 +38,8 @@ from __future__ import annotations
 import sys
 
 from .node_runner import parameters, run
-from ..physics.pressure import PressureError, PressureSpec, Throttle
+from ..errors import PressureError
+from ..physics.pressure import PressureSpec, Throttle
 
 NODE_NAME = 'pose_to_pressure'
 PARAMETERS = {  # name -> default; the launch plan sets all of them

@@ -38,7 +38,8 @@ from __future__ import annotations
 import sys
 
 from .node_runner import parameters, run
-from ..physics.echosounder import EchosounderError, RangeReading, RangeSpec
+from ..errors import EchosounderError
+from ..physics.echosounder import RangeReading, RangeSpec
 
 NODE_NAME = 'scan_to_range'
 PARAMETERS = {  # name -> default; the launch plan sets all of them
