@@ -239,7 +239,7 @@ class Assembly:
 
     def to_config(self) -> config_module.Config:
         """Return the loader's Config of this assembly, for the functions that take one."""
-        return config_module.from_dict(self.to_dict())
+        return config_module.from_data(self.to_dict()).checked()
 
     def resolve(self) -> Resolved:
         """Resolve and check: the URDF (tree and text) and the record written in it."""
@@ -263,9 +263,9 @@ class Assembly:
         The URDF with the Gazebo systems (``.urdf``), the bridge YAML (``.bridge_yaml``), the
         vehicle model, the record.
         """
-        from .build import build
+        from .build import build_gazebo
 
-        return build(self.to_config(), name=name, gz_release=gz_release)
+        return build_gazebo(self.to_config(), name=name, gz_release=gz_release)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Assembly):
@@ -305,7 +305,7 @@ class Assembly:
 
     def _checked(self, data) -> dict:
         """Return ``data`` if it is a config with no mistake a call can know; else raise."""
-        config = config_module.config_of_data(data)
+        config = config_module.from_data(data)
         self._check(config)
         return config.data
 
@@ -336,7 +336,7 @@ class Assembly:
 
     def _refuse_default_occupant(self, name: str) -> None:
         """``remove(name)`` of an instance no entry made: say how to empty its slot."""
-        resolution = resolve(config_module.config_of_data(self._data),
+        resolution = resolve(config_module.from_data(self._data),
                              part_reader=self._read_part)
         occupant = next((i for i in resolution.instances if i.name == name and i.slot), None)
         if occupant is None:

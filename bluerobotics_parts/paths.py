@@ -77,10 +77,6 @@ def code_dir() -> Path:
     return Path(__file__).resolve().parent
 
 
-def assembly_xacro() -> Path:
-    return share_dir() / 'urdf' / 'assembly.xacro'
-
-
 def parts_dir() -> Path:
     return share_dir() / 'urdf' / 'parts'
 

@@ -39,7 +39,7 @@ FLAG_SLOT = {'accepts': ['blueboat_flag'], 'default': 'blueboat_flag'}
 def resolver_error(data: dict) -> BlueRoboticsPartsError:
     """Return what the config path (loader, resolution) raises for the same data."""
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        resolve_config(config_module.config_of_data(data))
+        resolve_config(config_module.from_data(data))
     return caught.value
 
 
@@ -545,7 +545,8 @@ def test_to_yaml_resolves_to_what_build_gives(tmp_path):
     assert path == tmp_path / 'boat2.yaml'
     assert resolve_config(path).urdf == boat.build()
     assert Assembly.from_yaml(path) == boat
-    assert config_module.load(path).data == boat.to_dict()  # the strict loader reads it back
+    # the strict loader reads it back
+    assert config_module.read(path).checked().data == boat.to_dict()
 
 
 def test_to_yaml_replaces_a_file_whole(tmp_path):
@@ -622,8 +623,8 @@ def test_to_config_and_resolve():
     assert boat.to_config().data == boat.to_dict()
     resolved = boat.resolve()
     assert resolved.urdf == boat.build()
-    assert resolved.manifest.occupant('base_link', 'bow').type == 'ping_singlebeam'
-    assert resolved.manifest.occupant('aft_mast', 'pennant').name == 'pennant'
+    assert resolved.record.occupant('base_link', 'bow').type == 'ping_singlebeam'
+    assert resolved.record.occupant('aft_mast', 'pennant').name == 'pennant'
     assert resolved.name == 'boat2'
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bluerobotics_parts.assembly import urdf_check as assembly
 from bluerobotics_parts.assembly.pipeline import resolve_config
+from bluerobotics_parts.assembly.record import read
 from bluerobotics_parts.errors import AssemblyError
 from bluerobotics_parts.formats import config as config_module
 from conftest import write_config
@@ -30,7 +31,7 @@ def default_urdf(resolve_text) -> str:
 
 
 def located(tmp_path, text):
-    return config_module.load(write_config(tmp_path, text, 'my_boat.yaml'))
+    return config_module.read(write_config(tmp_path, text, 'my_boat.yaml')).checked()
 
 
 def messages(found) -> list[str]:
@@ -45,7 +46,7 @@ def test_a_clean_config_has_no_problems(tmp_path):
 
 
 def test_the_record_is_read_from_the_urdf(default_urdf):
-    record = assembly.read_record(default_urdf)
+    record = read(default_urdf)
     assert record.base.name == 'base_link' and record.base.type == 'blueboat_chassis'
     assert record.occupant('ping_mount', 'ping').type == 'ping_singlebeam'
     assert [s.name for s in record.slots_of('ping_mount')] == ['ping']

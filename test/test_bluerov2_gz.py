@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.model.topics import vehicle_topics
 from bluerobotics_parts.physics import hydrostatics, propulsion
 from conftest import CONFIG_DIR
@@ -49,10 +49,10 @@ PUBLISHED_SURGE = {'bluerov2.yaml': 1.0}
 @pytest.fixture(scope='module', params=sorted(FRAMES))
 def rov(request, tmp_path_factory):
     gz_support.require()
-    result = build(CONFIG_DIR / request.param)
+    result = build_gazebo(CONFIG_DIR / request.param)
     path = tmp_path_factory.mktemp('rov') / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
-    names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    names = vehicle_topics(result.resolved.record, result.catalogue, result.name)
     topics = {t.instance: t.gz_topic for t in names.thrusters}
     return request.param, result, path, topics
 
@@ -125,7 +125,7 @@ def test_full_forward_gives_a_steady_surge_near_the_published_speed(rov):
     factor. The steady speed is also what propulsion.py predicts from the damping.
     """
     name, result, path, topics = rov
-    limits = propulsion.thrust_limits(result.resolved.manifest, result.catalogue)
+    limits = propulsion.thrust_limits(result.resolved.record, result.catalogue)
     thrust = {}
     for n, factors in FRAMES[name].items():
         forward = dict(zip(AXES, factors))['forward']
@@ -140,7 +140,7 @@ def test_full_forward_gives_a_steady_surge_near_the_published_speed(rov):
     print(f'\n{name}: full forward (horizontal thrusters at {commands}) '
           f'gives {speed:.3f} m/s (spread {max(steady) - min(steady):.4f} m/s over 10-15 s); '
           f'published: {PUBLISHED_SURGE.get(name, "none found")} m/s')
-    base = result.catalogue[result.resolved.manifest.base.type]
+    base = result.catalogue[result.resolved.record.base.type]
     predicted = propulsion.performance(result.vehicle, limits,
                                        base.hydrodynamics).forward_speed
     print(f'  propulsion.py predicts {predicted:.3f} m/s')

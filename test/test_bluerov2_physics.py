@@ -214,8 +214,8 @@ def test_full_forward_installed_is_the_published_bollard_pull(rov):
     config, _, vehicle, _, _ = rov
     resolved = resolve_config(CONFIG_DIR / config)
     catalogue = resolved.catalogue()
-    limits = propulsion.thrust_limits(resolved.manifest, catalogue)
+    limits = propulsion.thrust_limits(resolved.record, catalogue)
     performance = propulsion.performance(
-        vehicle, limits, catalogue[resolved.manifest.base.type].hydrodynamics)
+        vehicle, limits, catalogue[resolved.record.base.type].hydrodynamics)
     assert performance.forward_thrust == pytest.approx(9 * 9.80665, rel=0.001)
     assert performance.reverse_thrust == pytest.approx(-9 * 9.80665, rel=0.001)

@@ -26,7 +26,7 @@ import math
 from xml.etree import ElementTree
 
 from bluerobotics_parts.assembly.catalogue import shipped
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from conftest import CONFIG_DIR, REPO, run, tool
 import gz_support
 from test_launch_plan import make_plan, nodes_by_executable, option
@@ -102,7 +102,7 @@ def test_the_rov_rises_and_surfaces_in_it(tmp_path, monkeypatch):
     gz_support.require()
     monkeypatch.setattr(gz_support, 'WORLD', WORLD)
     path = tmp_path / 'robot_description.urdf'
-    path.write_text(build(CONFIG_DIR / 'bluerov2.yaml').urdf, encoding='utf-8')
+    path.write_text(build_gazebo(CONFIG_DIR / 'bluerov2.yaml').urdf, encoding='utf-8')
     trace = gz_support.simulate(path, 25.0, spawn=(0, 0, -1.0, 0, 0, 0))
     end = len(trace.time) - 1
     print(f'\nbluerov2 in underwater.sdf: z {trace.pose[0][2]:+.3f} -> '

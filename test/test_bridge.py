@@ -17,9 +17,10 @@
 from __future__ import annotations
 
 from bluerobotics_parts.assembly.pipeline import resolve_config
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.gazebo import bridge
+from bluerobotics_parts.model.topics import vehicle_topics
 from conftest import CONFIG_DIR, write_config
 import pytest
 import yaml
@@ -60,37 +61,38 @@ def rows(entries):
 
 
 def test_default_entries(default):
-    entries = bridge.bridge_entries(default.manifest, default.catalogue())
+    entries = bridge.entries(vehicle_topics(default.record, default.catalogue()))
     assert rows(entries) == DEFAULT
     assert [entry.get('lazy', False) for entry in entries] == [False] * 6 + [True] * 4
     assert all(set(entry) <= set(KEYS) | {'lazy'} for entry in entries)
 
 
 def test_the_yaml_is_the_list_parameter_bridge_reads(default):
-    text = bridge.bridge_yaml(default.manifest, default.catalogue())
+    text = bridge.bridge_yaml(vehicle_topics(default.record, default.catalogue()))
     assert text.startswith('# ')
     loaded = yaml.safe_load(text)
     assert isinstance(loaded, list)
-    assert loaded == bridge.bridge_entries(default.manifest, default.catalogue())
+    assert loaded == bridge.entries(vehicle_topics(default.record, default.catalogue()))
     assert loaded[-1]['lazy'] is True
     assert 'topic_name:' not in text.replace('ros_topic_name', '').replace('gz_topic_name', '')
 
 
 def test_no_ping_removes_the_scan_entry():
     resolved = resolve_config(CONFIG_DIR / 'examples' / 'no_ping.yaml')
-    entries = bridge.bridge_entries(resolved.manifest, resolved.catalogue())
+    entries = bridge.entries(vehicle_topics(resolved.record, resolved.catalogue()))
     assert rows(entries) == DEFAULT[:6] + DEFAULT[7:]
     assert not any(e['ros_type_name'] == 'sensor_msgs/msg/PointCloud2' for e in entries)
 
 
 def test_t200_keeps_the_thruster_commands():
     resolved = resolve_config(CONFIG_DIR / 'examples' / 't200.yaml')
-    assert rows(bridge.bridge_entries(resolved.manifest, resolved.catalogue())) == DEFAULT
+    assert rows(bridge.entries(vehicle_topics(resolved.record, resolved.catalogue()))) == DEFAULT
 
 
 def test_renamed_vehicle(default, tmp_path):
-    for entries in (bridge.bridge_entries(default.manifest, default.catalogue(), 'boat2'),
-                    bridge.bridge_entries(*_resolved(write_config(tmp_path, 'name: boat2\n')))):
+    renamed = _resolved(write_config(tmp_path, 'name: boat2\n'))
+    for entries in (bridge.entries(vehicle_topics(default.record, default.catalogue(), 'boat2')),
+                    bridge.entries(vehicle_topics(*renamed))):
         for entry, expected in zip(rows(entries)[1:], DEFAULT[1:]):
             assert entry[:2] == [topic.replace('blueboat', 'boat2') for topic in expected[:2]]
             assert entry[2:] == expected[2:]
@@ -98,20 +100,20 @@ def test_renamed_vehicle(default, tmp_path):
 
 def _resolved(config):
     resolved = resolve_config(config)
-    return resolved.manifest, resolved.catalogue()
+    return resolved.record, resolved.catalogue()
 
 
 def test_a_bad_name_is_refused(default):
     with pytest.raises(ConfigError, match="'boat-2' cannot be a ROS namespace"):
-        bridge.bridge_yaml(default.manifest, default.catalogue(), 'boat-2')
+        bridge.bridge_yaml(vehicle_topics(default.record, default.catalogue(), 'boat-2'))
 
 
 # -- from a URDF (bluerobotics-parts bridge URDF) ------------------------------------------------
 
 def test_from_a_plain_or_a_composed_urdf(default):
-    expected = bridge.bridge_yaml(default.manifest, default.catalogue())
+    expected = bridge.bridge_yaml(vehicle_topics(default.record, default.catalogue()))
     assert bridge.bridge_yaml_for_urdf(default.urdf) == expected
-    built = build(CONFIG_DIR / 'blueboat.yaml')
+    built = build_gazebo(CONFIG_DIR / 'blueboat.yaml')
     assert bridge.bridge_yaml_for_urdf(built.urdf) == expected == built.bridge_yaml
 
 
@@ -122,7 +124,7 @@ def test_the_name_defaults_to_the_robot_name_and_can_be_given_for_a_plain_urdf(d
 
 
 def test_a_composed_urdf_keeps_its_name():
-    built = build(CONFIG_DIR / 'blueboat.yaml', name='boat4')
+    built = build_gazebo(CONFIG_DIR / 'blueboat.yaml', name='boat4')
     assert bridge.bridge_yaml_for_urdf(built.urdf) == built.bridge_yaml
     assert bridge.bridge_yaml_for_urdf(built.urdf, name='boat4') == built.bridge_yaml
     with pytest.raises(BlueRoboticsPartsError) as caught:

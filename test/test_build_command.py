@@ -24,7 +24,8 @@ from pathlib import Path
 import re
 from xml.etree import ElementTree
 
-from bluerobotics_parts.build import BRIDGE_FILE, build, summary, URDF_FILE
+from bluerobotics_parts.build import BRIDGE_FILE, build_gazebo, summary_head, URDF_FILE
+from bluerobotics_parts.files.atomic import written_lines
 from conftest import cli, CONFIG_DIR, write_config
 import pytest
 import yaml
@@ -87,8 +88,8 @@ def test_build_prints_the_identity_an_export_of_it_has(default_build, tmp_path):
 
 def test_the_identity_follows_the_gazebo_release_on_both_sides(tmp_path):
     config = CONFIG_DIR / 'blueboat.yaml'
-    built = cli('build', config, '-o', tmp_path / 'b', '--gz-version', 'ionic')
-    exported = cli('export', config, tmp_path / 'e', '--gz-version', 'ionic')
+    built = cli('build', config, '-o', tmp_path / 'b', '--gz-release', 'ionic')
+    exported = cli('export', config, tmp_path / 'e', '--gz-release', 'ionic')
     harmonic = cli('export', config, tmp_path / 'h')
     identity = re.compile(r'^identity: (sha256:[0-9a-f]{64})$', re.M)
     assert identity.findall(built.stdout) == identity.findall(exported.stdout)
@@ -120,8 +121,8 @@ def test_summary_without_sensors(tmp_path):
                                     '  - {slot: navigator, type: none}\n'
                                     '  - {slot: gnss, type: none}\n'
                                     '  - {slot: motor_port, type: t200_thruster_ccw}\n')
-    result = build(config)
-    text = summary(result, [tmp_path / URDF_FILE], 'sha256:' + '0' * 64)
+    result = build_gazebo(config)
+    text = summary_head(result, 'sha256:' + '0' * 64) + written_lines([tmp_path / URDF_FILE])
     assert '\nsensors: none\n' in text
     assert '  motor_port: t200_thruster_ccw\n' in text
     assert f'total mass: {result.vehicle.total_mass:.2f} kg\n' in text
@@ -134,7 +135,7 @@ BAD = {
     'duplicate key': ('name: a\nname: b\n', [], 'name'),
     'bad name in the config': ('name: 2boat\n', [], '2boat'),
     'bad name given': ('', ['--name', 'my-boat'], 'my-boat'),
-    'unknown Gazebo release': ('', ['--gz-version', 'fortress'], 'fortress'),
+    'unknown Gazebo release': ('', ['--gz-release', 'fortress'], 'fortress'),
 }
 
 
@@ -160,15 +161,15 @@ def test_a_failing_build_leaves_the_output_untouched(case, tmp_path):
 
 def test_the_messages_say_what_is_valid(tmp_path):
     config = write_config(tmp_path, '')
-    result = cli('build', config, '--output', tmp_path / 'out', '--gz-version', 'fortress')
+    result = cli('build', config, '--output', tmp_path / 'out', '--gz-release', 'fortress')
     assert 'valid: harmonic, ionic, jetty' in result.stderr
     result = cli('build', config, '--output', tmp_path / 'out', '--name', 'my-boat')
     assert 'letters, digits and underscores, starting with a letter' in result.stderr
     assert not (tmp_path / 'out').exists()
 
 
-def test_gz_version_switches_the_sensor_frame_tag(tmp_path):
-    result = cli('build', CONFIG_DIR / 'blueboat.yaml', '--output', tmp_path, '--gz-version',
+def test_gz_release_switches_the_sensor_frame_tag(tmp_path):
+    result = cli('build', CONFIG_DIR / 'blueboat.yaml', '--output', tmp_path, '--gz-release',
                  'ionic')
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith('vehicle: blueboat (Gazebo ionic)')

@@ -275,16 +275,16 @@ def test_a_user_file_edited_during_the_build_is_not_recorded_as_built(cached, tm
 
     config = user_config(tmp_path / 'boat')
     part = tmp_path / 'boat' / 'parts' / 'camera_bracket.yaml'
-    real = build_module.build
+    real = build_module.build_gazebo
 
     def edited_meanwhile(*args, **kwargs):
         result = real(*args, **kwargs)
         part.write_text(PART.replace('0.2', '0.4'), encoding='utf-8')  # after it was read
         return result
 
-    monkeypatch.setattr(build_module, 'build', edited_meanwhile)
+    monkeypatch.setattr(build_module, 'build_gazebo', edited_meanwhile)
     assert cached(config)[0] == 0
-    monkeypatch.setattr(build_module, 'build', real)
+    monkeypatch.setattr(build_module, 'build_gazebo', real)
     code, _, files = cached(config, '--no-cache')
     fresh = files['robot_description.urdf']
     code, _, files = cached(config)  # the entry (0.2 kg) must not stand for the file (0.4)

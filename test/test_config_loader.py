@@ -37,14 +37,14 @@ def load_error(tmp_path, text: str) -> str:
 
 
 def test_empty_file_is_a_valid_empty_config(tmp_path):
-    config = config_module.load(write_config(tmp_path, ''))
+    config = config_module.read(write_config(tmp_path, '')).checked()
     assert config.data == {}
     assert config.name == 'blueboat' and config.base_name == 'base_link'
     assert config.base_type == 'blueboat_chassis'
 
 
 def test_comments_only_is_empty_too(tmp_path):
-    assert config_module.load(write_config(tmp_path, '# nothing\n\n')).data == {}
+    assert config_module.read(write_config(tmp_path, '# nothing\n\n')).checked().data == {}
 
 
 @pytest.mark.parametrize('text, expected', [
@@ -123,10 +123,10 @@ def test_shape_and_type_errors_name_file_line_and_item(tmp_path, text, expected)
 
 
 def test_vectors_accept_lists_and_strings(tmp_path):
-    config = config_module.load(write_config(tmp_path, """
+    config = config_module.read(write_config(tmp_path, """
 parts:
   - {type: blueboat_flag, name: a, xyz: [1, 2.5, -3], rpy: "0 0 1.5"}
-"""))
+""")).checked()
     from bluerobotics_parts.formats import vectors
 
     entry = config.entries[0]
@@ -135,12 +135,12 @@ parts:
 
 
 def test_line_of_every_item_is_known(tmp_path):
-    config = config_module.load(write_config(tmp_path, """name: boat
+    config = config_module.read(write_config(tmp_path, """name: boat
 parts:
   - slot: mast
     type: blueboat_antenna_mast
   - {slot: flag, type: none}
-"""))
+""")).checked()
     assert config.line(('name',)) == 1
     assert config.line(('parts', 0)) == 3
     assert config.line(('parts', 0, 'type')) == 4
@@ -150,18 +150,18 @@ parts:
 def test_from_dict_checks_the_same_rules():
     with pytest.raises(ConfigError, match='parts entry #1 \\(slot mast\\): type must be a '
                                           'non-empty string, not a number'):
-        config_module.from_dict({'parts': [{'slot': 'mast', 'type': 3}]})
-    assert config_module.from_dict({'name': 'b2'}).name == 'b2'
+        config_module.from_data({'parts': [{'slot': 'mast', 'type': 3}]}).checked()
+    assert config_module.from_data({'name': 'b2'}).checked().name == 'b2'
 
 
 def test_yaml_merge_keys_work_and_may_be_overridden(tmp_path):
-    config = config_module.load(write_config(tmp_path, """
+    config = config_module.read(write_config(tmp_path, """
 parts:
   - &mast {slot: mast, type: blueboat_antenna_mast}
   - <<: *mast
     slot: payload
     type: blueboat_payload_bracket
-"""))
+""")).checked()
     assert config.entries[1] == {'slot': 'payload', 'type': 'blueboat_payload_bracket'}
 
 

@@ -29,7 +29,7 @@ import re
 import shutil
 
 from bluerobotics_parts import paths
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.description.export import (description_files, description_identity, export,
                                                    verify)
 from bluerobotics_parts.description.identity import folder_identity, MANIFEST_FILE
@@ -89,7 +89,7 @@ def test_export_writes_the_described_folder(exported):
     for path, digest in listed.items():  # the digest of every file, as written
         assert hashlib.sha256(files[path]).hexdigest() == digest, path
     assert {'robot.urdf', 'config.yaml', 'bridge.yaml'} <= set(listed)
-    built = build(paths.default_config())
+    built = build_gazebo(paths.default_config())
     assert canonical(files['robot.urdf']) == canonical(built.urdf)  # the composed URDF
     assert b'<gazebo' in files['robot.urdf']
     assert files['bridge.yaml'].decode() == built.bridge_yaml
@@ -114,7 +114,7 @@ def test_verify_command_prints_the_same_identity(exported):
 
 def test_build_identity_in_memory_equals_the_exported_folder(tmp_path):
     config = write_config(tmp_path, MAST_CONFIG)
-    built = build(config)
+    built = build_gazebo(config)
     in_memory = description_identity(built)
     result = export(config, tmp_path / 'out')
     assert result.identity == in_memory == folder_identity(tmp_path / 'out')
@@ -158,7 +158,7 @@ def test_vehicle_name_override_reaches_every_file(tmp_path):
 
 
 def test_gazebo_release_is_recorded_and_verified(tmp_path):
-    done = run_cli('export', paths.default_config(), tmp_path / 'out', '--gz-version', 'ionic')
+    done = run_cli('export', paths.default_config(), tmp_path / 'out', '--gz-release', 'ionic')
     assert done.returncode == 0, done.stderr
     assert manifest_of(tmp_path / 'out')['gz_release'] == 'ionic'
     assert '<frame_id>' in (tmp_path / 'out' / 'robot.urdf').read_text()  # Ionic's element
@@ -179,7 +179,7 @@ def test_user_part_file_and_mesh_are_copied_and_referenced_inside(exported_user_
     effective = files['config.yaml'].decode()
     assert 'part_files: [user_parts/sensor_pod/sensor_pod.yaml]' in effective
     assert str(config.parent) not in effective
-    built = build(config)  # the build itself still points at the user's files
+    built = build_gazebo(config)  # the build itself still points at the user's files
     assert f"file://{(config.parent / 'parts').absolute()}/pod.stl" in built.urdf
     assert verify(folder) == identity
 

@@ -78,11 +78,11 @@ def run_one(config: Path):
 
     Other exceptions propagate.
     """
-    from bluerobotics_parts.build import build
+    from bluerobotics_parts.build import build_gazebo
     from bluerobotics_parts.errors import BlueRoboticsPartsError
 
     try:
-        result = build(config)
+        result = build_gazebo(config)
     except BlueRoboticsPartsError as error:
         found = getattr(error, 'problems', None) or [error]
         return 'refused', [str(p) for p in found

@@ -128,7 +128,7 @@ def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
     from bluerobotics_parts.api import Assembly
     from bluerobotics_parts.assembly import urdf_check as assembly
     from bluerobotics_parts.assembly.pipeline import resolve_config
-    from bluerobotics_parts.build import build
+    from bluerobotics_parts.build import build_gazebo
     from bluerobotics_parts.errors import BlueRoboticsPartsError
     from bluerobotics_parts.files.yaml_lines import load_text
 
@@ -144,7 +144,7 @@ def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
         path.write_text(text, encoding='utf-8')
         began = time.process_time()  # CPU: the machine's other load does not count
         try:
-            result = build(path)
+            result = build_gazebo(path)
             built += 1
             if len(to_check) < 40:
                 urdf = folder / 'robot.urdf'

@@ -21,7 +21,7 @@ from xml.etree import ElementTree
 
 from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.assembly.pipeline import resolve_config
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError
 from bluerobotics_parts.gazebo import composition as gazebo, elements as gazebo_elements
 from bluerobotics_parts.model import kinematics
@@ -34,9 +34,7 @@ THRUSTER = 'gz::sim::systems::Thruster'
 
 
 def compose(config, name=None, version='harmonic'):
-    resolved = resolve_config(config, name=name)
-    return gazebo.compose(resolved.urdf, resolved.manifest, resolved.catalogue(), resolved.name,
-                          gazebo.gz_release(version))
+    return build_gazebo(config, name=name, gz_release=version).urdf
 
 
 def plugins(root, name):
@@ -159,8 +157,8 @@ def test_thrust_coefficient_sign_follows_the_rotation(config):
 def test_the_coefficient_rule():
     cw = shipped()['m200_weedless_prop_cw'].propeller
     ccw = shipped()['t200_thruster_ccw'].propeller
-    assert gazebo.thrust_coefficient(cw) == cw.thrust_coefficient > 0
-    assert gazebo.thrust_coefficient(ccw) == -ccw.thrust_coefficient < 0
+    assert cw.signed_thrust_coefficient == cw.thrust_coefficient > 0
+    assert ccw.signed_thrust_coefficient == -ccw.thrust_coefficient < 0
 
 
 def test_echosounder_is_a_gpu_lidar_cone_on_its_beam_frame(default):
@@ -216,7 +214,7 @@ def test_hydrodynamics_on_the_root_link_from_the_base_part(default):
     values = params(hydro)
     assert values.pop('link_name') == 'base_link'
     assert values.pop('disable_added_mass') == 'true'
-    assert 'water_density' not in values  # no 8.x release uses it (gazebo.py)
+    assert 'water_density' not in values  # no 8.x release uses it (composition.py)
     assert 'default_current' not in values  # still water unless a current is given
     data = shipped()['blueboat_chassis'].hydrodynamics
     damping = {k: v for k, v in data.items() if 'Dot' not in k}
@@ -253,7 +251,7 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
     config = write_config(tmp_path, 'parts:\n  - {type: m200_weedless_prop_cw, name: spare, '
                                     'xyz: [0.2, 0, 0.1]}\n')
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        build(config)
+        build_gazebo(config)
     message = str(caught.value)
     assert message.startswith(f'{config}:2: propeller spare (m200_weedless_prop_cw) hangs on a '
                               'fixed joint (a free placement on base_link (fixed))')
@@ -271,7 +269,7 @@ def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
 def test_a_propeller_that_cannot_spin_is_refused_at_its_line(tmp_path, text, line, expected):
     config = write_config(tmp_path, text)
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        build(config)
+        build_gazebo(config)
     assert str(caught.value).startswith(f'{config}:{line}: {expected}')
 
 
@@ -280,14 +278,6 @@ def test_a_spare_propeller_is_fine_in_the_ros_description(tmp_path):
     config = write_config(tmp_path, 'parts:\n  - {type: m200_weedless_prop_cw, name: spare, '
                                     'xyz: [0.2, 0, 0.1]}\n')
     assert 'name="spare"' in resolve_config(config).urdf
-
-
-def test_a_urdf_without_its_end_is_refused():
-    resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
-    broken = resolved.urdf.replace('</robot>', '')
-    with pytest.raises(BlueRoboticsPartsError):
-        gazebo.compose(broken, resolved.manifest, resolved.catalogue(), 'blueboat',
-                       gazebo.gz_release())
 
 
 # -- the hydrodynamics section of part data ------------------------------------------------------
@@ -391,7 +381,7 @@ def test_the_yaw_drag_is_its_stated_estimate():
 
 
 def test_propulsion_agrees_with_the_hand_calculation():
-    limits = propulsion.thrust_limits(resolve_config(CONFIG_DIR / 'blueboat.yaml').manifest,
+    limits = propulsion.thrust_limits(resolve_config(CONFIG_DIR / 'blueboat.yaml').record,
                                       shipped())
     assert sorted(limits) == ['motor_port', 'motor_stbd']
     data = shipped()['blueboat_chassis'].hydrodynamics
@@ -413,18 +403,18 @@ def test_a_current_reaches_the_hydrodynamics_system(tmp_path):
     Configure and PreUpdate).
     """
     for given in ('0.5 0 0', [0.5, 0, 0], (0.5, 0.0, 0.0), '0.5, 0, 0'):
-        result = build(CONFIG_DIR / 'blueboat.yaml', current=given)
+        result = build_gazebo(CONFIG_DIR / 'blueboat.yaml', current=given)
         (hydro,) = plugins(ElementTree.fromstring(result.urdf.encode()),
                            'gz::sim::systems::Hydrodynamics')
         assert hydro.findtext('default_current') == '0.5 0.0 0.0'
-    assert build(CONFIG_DIR / 'blueboat.yaml', current='').urdf == \
-        build(CONFIG_DIR / 'blueboat.yaml').urdf
+    assert build_gazebo(CONFIG_DIR / 'blueboat.yaml', current='').urdf == \
+        build_gazebo(CONFIG_DIR / 'blueboat.yaml').urdf
 
 
 @pytest.mark.parametrize('bad', ['0.5 0', 'fast', '1 2 3 4', 'nan 0 0', [1, 2]])
 def test_a_malformed_current_is_refused(bad):
     with pytest.raises(ConfigError) as caught:
-        build(CONFIG_DIR / 'blueboat.yaml', current=bad)
+        build_gazebo(CONFIG_DIR / 'blueboat.yaml', current=bad)
     assert 'water current' in str(caught.value) and "e.g. '0.5 0 0'" in str(caught.value)
 
 
@@ -432,7 +422,7 @@ def test_a_current_needs_the_hydrodynamics_system(tmp_path):
     (tmp_path / 'raft.yaml').write_text(RAFT, encoding='utf-8')
     config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     with pytest.raises(ConfigError, match='no hydrodynamics coefficients'):
-        build(config, current='0.5 0 0')
+        build_gazebo(config, current='0.5 0 0')
 
 
 # -- every element is one Gazebo reads ---------------------------------------------------------
@@ -440,8 +430,8 @@ def test_a_current_needs_the_hydrodynamics_system(tmp_path):
 @pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
 @pytest.mark.parametrize('version', ['harmonic', 'ionic'])
 def test_every_composed_element_is_in_the_table(config, version):
-    root = ElementTree.fromstring(build(config, gz_version=version, current='0.1 0.2 0').urdf
-                                  .encode())
+    built = build_gazebo(config, gz_release=version, current='0.1 0.2 0')
+    root = ElementTree.fromstring(built.urdf.encode())
     blocks = list(root.iter('plugin')) + list(root.iter('sensor'))
     assert blocks
     for block in blocks:
@@ -472,7 +462,8 @@ def test_the_table_refuses_what_no_system_reads_and_what_we_never_write():
 
 
 def test_every_table_entry_names_its_source():
-    for table in list(gazebo_elements.PLUGINS.values()) + list(gazebo_elements.SENSORS.values()):
+    tables = [*gazebo_elements.PLUGINS.values(), *gazebo_elements.SENSOR_TYPES.values()]
+    for table in tables:
         for element, (meaning, unit, source) in table.items():
             assert meaning and unit and source, element
             assert 'gz-sim8_8.14.0' in source or 'sdformat1' in source or 'gz-sensors' in source
@@ -515,5 +506,5 @@ def test_a_propeller_a_user_part_fits_is_located_in_the_part_file_as_read(tmp_pa
     config = write_config(tmp_path, 'part_files: [lnk/../parts/pod.yaml]\nparts:\n'
                                     '  - {type: pod, name: pod, xyz: [0, 0, 0.3]}\n')
     with pytest.raises(BlueRoboticsPartsError) as caught:
-        build(config)
+        build_gazebo(config)
     assert str(caught.value).startswith(f'{tmp_path}/lnk/../parts/pod.yaml:6: propeller spare')

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.physics import propulsion
 from bluerobotics_parts.physics.info import vehicle_info
 from conftest import CONFIG_DIR
@@ -55,13 +55,13 @@ def run(request, tmp_path_factory):
     """One scripted run of a config: (its info, its composed build, the trace)."""
     gz_support.require()
     config = CONFIGS[request.param]
-    result = build(config)
+    result = build_gazebo(config)
     path = tmp_path_factory.mktemp('gz') / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
     info = vehicle_info(config)
     from bluerobotics_parts.model.topics import vehicle_topics
 
-    names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    names = vehicle_topics(result.resolved.record, result.catalogue, result.name)
     first = names.thrusters[0]
     events = [
         {'t': PITCH_KICK, 'tilt': [0.0, 10.0]},
@@ -183,13 +183,13 @@ def test_propeller_spin_is_steady_at_a_10_ms_step(config, tmp_path):
     Without velocity_control the Thruster's PID (p 0.1) diverges above about 4.7 ms for the
     M200 (8.6 ms for the T200); with it the spin holds at any step up to 10 ms.
     """
-    result = build(CONFIGS[config])
+    result = build_gazebo(CONFIGS[config])
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
-    limits = propulsion.thrust_limits(result.resolved.manifest, result.catalogue)
+    limits = propulsion.thrust_limits(result.resolved.record, result.catalogue)
     from bluerobotics_parts.model.topics import vehicle_topics
 
-    names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    names = vehicle_topics(result.resolved.record, result.catalogue, result.name)
     full = [{'t': 0.0, 'thrust': thrust(names.thrusters, limits, 'maximum')}]
     trace = gz_support.simulate(path, 6.0, full, step=0.01,
                                 joints=[t.joint for t in names.thrusters])
@@ -212,7 +212,7 @@ def test_a_water_current_carries_the_boat(tmp_path):
     with no thrust, the drag (on the velocity relative to the water) pushes the boat downstream
     toward 0.5 m/s.
     """
-    result = build(CONFIGS['default'], current='0.5 0 0')
+    result = build_gazebo(CONFIGS['default'], current='0.5 0 0')
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
     trace = gz_support.simulate(path, 30.0, sample=0.5)

@@ -139,12 +139,12 @@ def test_a_launch_like_sequence_refuses_the_tagged_config(tmp_path):
 ])
 def test_tags_and_surprising_numbers_are_refused_with_their_line(tmp_path, text, expected):
     from bluerobotics_parts.errors import ConfigError
-    from bluerobotics_parts.formats.config import load
+    from bluerobotics_parts.formats.config import read
 
     path = tmp_path / 'boat.yaml'
     path.write_text(text, encoding='utf-8')
     with pytest.raises(ConfigError) as caught:
-        load(path)
+        read(path).checked()
     line = text.count('\n', 0, text.index('!') if '!' in text else len(text.rstrip()))
     assert str(caught.value).startswith(f'{path}:{line + 1}: '), str(caught.value)
     assert expected in str(caught.value)
@@ -152,12 +152,12 @@ def test_tags_and_surprising_numbers_are_refused_with_their_line(tmp_path, text,
 
 
 def test_plain_numbers_still_read_as_numbers(tmp_path):
-    from bluerobotics_parts.formats.config import load
+    from bluerobotics_parts.formats.config import read
 
     path = tmp_path / 'boat.yaml'
     path.write_text('slots:\n  - name: s\n    xyz: [0.5, -2, 1.0e-3]\n    rpy: "0 0 0"\n',
                     encoding='utf-8')
-    assert load(path).data['slots'][0]['xyz'] == [0.5, -2, 0.001]
+    assert read(path).checked().data['slots'][0]['xyz'] == [0.5, -2, 0.001]
 
 
 # -- files that are not files, and files too large ------------------------------------------

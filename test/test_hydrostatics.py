@@ -23,7 +23,7 @@ from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.errors import HydrostaticsError
 from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.vehicle import Vehicle
-from bluerobotics_parts.physics import buoyancy, hydrostatics, stability
+from bluerobotics_parts.physics import buoyancy, hydrostatics, stability, water
 from bluerobotics_parts.physics.hydrostatics import Box, Cylinder, Sphere
 from conftest import CONFIG_DIR, SHIPPED_CONFIGS, write_config
 import numpy as np
@@ -289,7 +289,7 @@ def test_exact_buoyancy_of_a_box_in_any_pose(rpy, depth):
     wrench = buoyancy.exact([shape], body, (0.0, 0.0, 0.0), water=1000.0, air=0.0)
     mesh = trimesh.creation.box(extents=shape.size, transform=_transform(body))
     volume, centroid = _reference_centroid_below(mesh, 0.0)
-    assert wrench.force == pytest.approx(1000.0 * buoyancy.GRAVITY * volume, rel=1e-9)
+    assert wrench.force == pytest.approx(1000.0 * water.GRAVITY * volume, rel=1e-9)
     # a vertical force at the centroid: moment (y F, -x F, 0) about the origin
     assert wrench.moment[0] == pytest.approx(centroid[1] * wrench.force, rel=1e-7, abs=1e-9)
     assert wrench.moment[1] == pytest.approx(-centroid[0] * wrench.force, rel=1e-7, abs=1e-9)
@@ -302,7 +302,7 @@ def test_exact_buoyancy_of_a_tilted_cylinder():
     mesh = trimesh.creation.cylinder(radius=0.1, height=0.8, sections=2048,
                                      transform=_transform(body.compose(shape.pose)))
     volume, centroid = _reference_centroid_below(mesh, 0.0)
-    assert wrench.force == pytest.approx(1000.0 * buoyancy.GRAVITY * volume, rel=2e-3)
+    assert wrench.force == pytest.approx(1000.0 * water.GRAVITY * volume, rel=2e-3)
     assert -wrench.moment[1] / wrench.force == pytest.approx(centroid[0], abs=1e-4)
 
 
@@ -318,7 +318,7 @@ def test_harmonic_cuts_each_box_in_its_own_frame():
     for roll in (0.0, 0.5, 1.2):
         body = kinematics.Pose.from_xyz_rpy((0.3, 0.0, -0.05), (roll, 0.0, 0.0))
         wrench = buoyancy.harmonic([box], body, (0.3, 0.0, 0.0), water=1000.0, air=0.0)
-        assert wrench.force == pytest.approx(1000.0 * buoyancy.GRAVITY * 0.5 * 0.15)
+        assert wrench.force == pytest.approx(1000.0 * water.GRAVITY * 0.5 * 0.15)
         # the point (0, 0, -0.025) of the box, rolled: y = 0.025 sin(roll)
         assert wrench.moment[0] == pytest.approx(0.025 * math.sin(roll) * wrench.force)
     # tilted 90 degrees the exact cut is the box on its side: half of it still, same centre
@@ -326,7 +326,7 @@ def test_harmonic_cuts_each_box_in_its_own_frame():
     assert buoyancy.harmonic([box], on_side, (0, 0, 0), water=1000.0, air=0.0).force == \
         pytest.approx(buoyancy.exact([box], on_side, (0, 0, 0), water=1000.0, air=0.0).force)
     air = buoyancy.harmonic([box], kinematics.Pose(), (0, 0, 0), water=0.0, air=1.0)
-    assert air.force == pytest.approx(buoyancy.GRAVITY * 0.05)  # the half above the surface
+    assert air.force == pytest.approx(water.GRAVITY * 0.05)  # the half above the surface
 
 
 def test_harmonic_cylinders_before_8_12():
@@ -334,7 +334,7 @@ def test_harmonic_cylinders_before_8_12():
     body = kinematics.Pose.from_xyz_rpy((0, 0, -1.0))
     assert buoyancy.harmonic([shape], body, (0, 0, 0), cylinders=False).force == 0.0
     assert buoyancy.harmonic([shape], body, (0, 0, 0), air=0.0).force == pytest.approx(
-        buoyancy.SEA_WATER_DENSITY * buoyancy.GRAVITY * math.pi * 0.01 * 0.4)
+        water.SEA_WATER_DENSITY * water.GRAVITY * math.pi * 0.01 * 0.4)
 
 
 # -- stability: hand-computed barges -------------------------------------------------------------
@@ -376,7 +376,7 @@ def test_a_box_barge_floats_as_the_textbook_says(tmp_path, pieces):
     """
     mass, zg, length, beam, height = 400.0, -0.1, 2.0, 1.0, 0.5
     urdf = barge(tmp_path, pieces)
-    rho, g = buoyancy.SEA_WATER_DENSITY, buoyancy.GRAVITY
+    rho, g = water.SEA_WATER_DENSITY, water.GRAVITY
     volume = mass / rho
     draft = volume / (length * beam)
     kb, kg = draft / 2, zg + height / 2  # heights above the bottom

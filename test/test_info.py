@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from bluerobotics_parts.assembly.catalogue import shipped
-from bluerobotics_parts.physics import buoyancy
+from bluerobotics_parts.physics import water
 from bluerobotics_parts.physics.info import info_text, vehicle_info
 from conftest import cli, CONFIG_DIR, write_config
 import pytest
@@ -70,7 +70,7 @@ def test_displacement_draft_and_metacentric_heights_by_hand(default):
     KB and KG from the hull bottom.
     """
     length, width, height, y, centre = 1.051, 0.14404, 0.1834, 0.3615, 0.059
-    volume = default.mass / buoyancy.SEA_WATER_DENSITY
+    volume = default.mass / water.SEA_WATER_DENSITY
     draft = volume / (2 * length * width)  # the Ping kit's few cm^3 left out: 0.5%
     bottom = centre - height / 2
     kb, kg = draft / 2, default.centre_of_gravity[2] - bottom
@@ -84,7 +84,7 @@ def test_displacement_draft_and_metacentric_heights_by_hand(default):
     assert harmonic.gm_t == pytest.approx(2 * length * width * y ** 2 / volume + kb - kg, rel=0.01)
     assert harmonic.gm_l == pytest.approx(pitch_moment * (1 - 1 / 36) / volume + kb - kg,
                                           rel=0.01)
-    assert exact.roll_stiffness == pytest.approx(exact.gm_t * default.mass * buoyancy.GRAVITY)
+    assert exact.roll_stiffness == pytest.approx(exact.gm_t * default.mass * water.GRAVITY)
 
 
 def test_thrust_limits_and_top_speed_by_hand(default):

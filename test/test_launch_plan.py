@@ -306,13 +306,13 @@ def test_two_vehicles_share_a_world_without_clashes(tmp_path):
 
 def test_the_config_is_built_once_per_launch(tmp_path, monkeypatch):
     calls = []
-    real = build_module.build
+    real = build_module.build_gazebo
 
     def counting(*args, **kwargs):
         calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_module, 'build', counting)
+    monkeypatch.setattr(build_module, 'build_gazebo', counting)
     make_plan(tmp_path, rviz='true')
     assert len(calls) == 1
 

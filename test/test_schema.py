@@ -32,7 +32,7 @@ from bluerobotics_parts.assembly.pipeline import config_problems
 from bluerobotics_parts.errors import ConfigError
 from bluerobotics_parts.files.yaml_lines import load_file, LocatedDocument
 from bluerobotics_parts.formats import part_format
-from bluerobotics_parts.formats.config import config_of_data
+from bluerobotics_parts.formats.config import from_data
 from conftest import cli, CONFIG_DIR, REPO, SHIPPED_CONFIGS
 import jsonschema
 import pytest
@@ -58,7 +58,7 @@ def part_loader_problems(data):
 def config_loader_problems(data, path=None):
     """Return the loader's problems with a config (read as if from ``path``, for part_files)."""
     try:
-        return config_problems(config_of_data(copy.deepcopy(data), file=str(path or '<dict>')))
+        return config_problems(from_data(copy.deepcopy(data), file=str(path or '<dict>')))
     except ConfigError as error:  # what the loader raises instead of listing
         return [error]
 

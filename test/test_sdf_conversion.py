@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from xml.etree import ElementTree
 
-from bluerobotics_parts.build import build
+from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.formats.sensor_kinds import KINDS
 from bluerobotics_parts.gazebo.composition import CARRIER_MASS
 from bluerobotics_parts.model import kinematics
@@ -64,7 +64,7 @@ def build_case(param, folder):
     config, name = param
     if isinstance(config, str):
         config = write_config(folder, OWN[config])
-    result = build(config, name=name)
+    result = build_gazebo(config, name=name)
     path = folder / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
     return result, path
@@ -86,7 +86,7 @@ def case(request, tmp_path_factory):
 
 
 def propellers(result):
-    return [p.name for p in result.resolved.manifest.parts
+    return [p.name for p in result.resolved.record.parts
             if result.catalogue[p.type].propeller is not None]
 
 
@@ -205,7 +205,7 @@ def test_every_sensor_sits_on_the_root_link_at_its_frame(case):
     pressure sensor) and lights are not sensors there.
     """
     result, _, model, xml = case
-    names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    names = vehicle_topics(result.resolved.record, result.catalogue, result.name)
     sensors = root_sensors(result, model)
     written = [s for s in names.sensors if KINDS[s.kind].block is not None
                and KINDS[s.kind].category == 'sensor']
@@ -223,7 +223,7 @@ def test_every_sensor_sits_on_the_root_link_at_its_frame(case):
 
 def test_the_echosounder_is_its_cone(case):
     result, _, model, _ = case
-    names = vehicle_topics(result.resolved.manifest, result.catalogue, result.name)
+    names = vehicle_topics(result.resolved.record, result.catalogue, result.name)
     sensors = root_sensors(result, model)
     for echo in [s for s in names.sensors if s.kind == 'echosounder']:
         lidar, part = sensors[f'{echo.instance}_scan'].lidar_sensor(), \
@@ -293,7 +293,7 @@ def test_gz_topics_of_the_model_are_the_bridge_topics(case):
 def test_removing_the_ping_removes_sensor_and_bridge_entry(tmp_path):
     sdformat14 = gz_support.sdformat14()
     config = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n')
-    result = build(config)
+    result = build_gazebo(config)
     path = tmp_path / 'robot_description.urdf'
     path.write_text(result.urdf, encoding='utf-8')
     root = sdformat14.Root()
@@ -368,11 +368,11 @@ def test_the_world_has_sea_water_below_zero_and_a_seabed_at_20_m():
 
 
 def test_the_buoyancy_model_uses_the_worlds_densities():
-    """buoyancy.py's water and air are the shipped world's graded densities."""
-    from bluerobotics_parts.physics import buoyancy
+    """physics/water.py's water and air are the shipped world's graded densities."""
+    from bluerobotics_parts.physics import water
 
     graded = ElementTree.parse(WORLD).getroot().find(
         "world/plugin[@name='gz::sim::systems::Buoyancy']/graded_buoyancy")
-    assert float(graded.findtext('default_density')) == buoyancy.SEA_WATER_DENSITY
-    assert float(graded.findtext('density_change/density')) == buoyancy.AIR_DENSITY
+    assert float(graded.findtext('default_density')) == water.SEA_WATER_DENSITY
+    assert float(graded.findtext('density_change/density')) == water.AIR_DENSITY
     assert float(graded.findtext('density_change/above_depth')) == 0.0

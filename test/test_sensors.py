@@ -16,10 +16,11 @@
 The sensor parts: each by its composition and by what Harmonic's SDFormat 14 makes of it.
 
 The headless Gazebo here has no sensors (no rendering, no gz-sensors), so a sensor is checked
-as far as it can be without running it: the registry (sensors.py) against ros_gz_bridge's type
-table, the composed blocks against the part data and the element tables, SDFormat 14's model
-of the composed URDF (0 errors, each sensor or light on the root link where its frame is, its
-values), the bridge entries, the shipped worlds' systems, and what removing a part removes.
+as far as it can be without running it: the sensor kinds (formats/sensor_kinds.py) against
+ros_gz_bridge's type table, the composed blocks against the part data and the element
+tables, SDFormat 14's model of the composed URDF (0 errors, each sensor or light on the root
+link where its frame is, its values), the bridge entries, the shipped worlds' systems, and
+what removing a part removes.
 What stays unverified until a full Gazebo runs them is in NOTES.md ("Sensors").
 """
 
@@ -29,10 +30,10 @@ import math
 from xml.etree import ElementTree
 
 from bluerobotics_parts.assembly.catalogue import shipped
-from bluerobotics_parts.build import build
-from bluerobotics_parts.formats import sensor_kinds as sensors
-from bluerobotics_parts.formats.sensor_kinds import BRIDGE_PAIRS, KINDS
-from bluerobotics_parts.gazebo import elements as gazebo_elements
+from bluerobotics_parts.build import build_gazebo
+from bluerobotics_parts.formats.sensor_kinds import KINDS
+from bluerobotics_parts.gazebo import elements as gazebo_elements, sensor_blocks
+from bluerobotics_parts.gazebo.bridge import BRIDGE_PAIRS
 from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.topics import vehicle_topics
 from bluerobotics_parts.model.vehicle import Vehicle
@@ -48,17 +49,17 @@ WORLDS = sorted((CONFIG_DIR / 'worlds').glob('*.sdf'))
 
 @pytest.fixture(scope='module')
 def boat():
-    return build(CONFIG_DIR / 'blueboat.yaml')
+    return build_gazebo(CONFIG_DIR / 'blueboat.yaml')
 
 
 @pytest.fixture(scope='module')
 def rov():
-    return build(EXAMPLES / 'bluerov2_sensors.yaml')
+    return build_gazebo(EXAMPLES / 'bluerov2_sensors.yaml')
 
 
 @pytest.fixture(scope='module')
 def camera_boat():
-    return build(EXAMPLES / 'payload_camera.yaml')
+    return build_gazebo(EXAMPLES / 'payload_camera.yaml')
 
 
 def entries(result) -> dict:
@@ -106,7 +107,7 @@ def test_every_bridged_stream_is_a_pair_of_the_jazzy_bridge_table():
 
 @pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
 def test_every_bridge_entry_of_every_shipped_config_is_in_the_table(config):
-    for entry in yaml.safe_load(build(config).bridge_yaml):
+    for entry in yaml.safe_load(build_gazebo(config).bridge_yaml):
         assert (entry['ros_type_name'], entry['gz_type_name']) in BRIDGE_PAIRS, entry
         assert entry['direction'] in ('GZ_TO_ROS', 'ROS_TO_GZ')
 
@@ -114,13 +115,13 @@ def test_every_bridge_entry_of_every_shipped_config_is_in_the_table(config):
 @pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
 def test_every_sensor_element_written_is_one_its_system_reads(config):
     """Each composed sensor and light against its table (gazebo_elements.py, with sources)."""
-    for _, element in blocks(build(config)).values():
+    for _, element in blocks(build_gazebo(config)).values():
         assert gazebo_elements.unread(element) == [], element.get('name')
 
 
 def test_white_noise_over_the_nyquist_band():
-    assert sensors.white_noise_stddev(1.0, 200.0) == pytest.approx(10.0)
-    assert sensors.white_noise_stddev(0.0, 50.0) == 0.0
+    assert sensor_blocks.white_noise_stddev(1.0, 200.0) == pytest.approx(10.0)
+    assert sensor_blocks.white_noise_stddev(0.0, 50.0) == 0.0
 
 
 # -- the BlueBoat: IMU, magnetometer and GNSS without a config line ---------------------------
@@ -184,7 +185,7 @@ def test_sdformat14_puts_imu_magnetometer_and_gnss_where_their_frames_are(boat, 
 
 
 def test_the_example_without_them_has_no_imu_gnss_sensor_or_entry(tmp_path):
-    result = build(EXAMPLES / 'no_imu_gnss.yaml')
+    result = build_gazebo(EXAMPLES / 'no_imu_gnss.yaml')
     assert not [t for t in entries(result) if '/navigator/' in t or '/gnss/' in t]
     assert set(blocks(result)) == {'ping_scan'}
     link = sdf_model(result, tmp_path).link_by_name('base_link')
@@ -303,7 +304,7 @@ def test_removing_a_sensor_part_removes_its_sensor_and_entries(tmp_path):
                                     '  - {slot: camera, type: none}\n'
                                     '  - {slot: light_port, type: none}\n'
                                     '  - {slot: navigator, type: none}\n')
-    result = build(config)
+    result = build_gazebo(config)
     assert not [t for t in entries(result) if '/hd_camera/' in t or '/navigator/' in t]
     assert set(blocks(result)) == {'light_stbd_light'}
     assert 'depth/pressure' in result.vehicle.sensors
@@ -315,8 +316,8 @@ def test_removing_a_sensor_part_removes_its_sensor_and_entries(tmp_path):
 def test_each_world_loads_the_systems_the_sensors_need_and_is_somewhere(world):
     root = ElementTree.parse(world).getroot().find('world')
     plugins = {p.get('name'): p for p in root.findall('plugin')}
-    for filename, name in sensors.world_systems():
-        assert plugins[name].get('filename') == filename
+    for system in sensor_blocks.world_systems():
+        assert plugins[system.name].get('filename') == system.filename
     for name, plugin in plugins.items():  # what the world configures, the system reads
         if name in gazebo_elements.PLUGINS:
             assert gazebo_elements.unread(plugin) == [], name

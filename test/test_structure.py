@@ -13,12 +13,13 @@
 # limitations under the License.
 
 """
-The package's structure: data flows one way, no import cycle, a light import, no xacro.
+The package's structure: one subpackage per layer, imports one way, no cycle, a light import.
 
-Modules import each other at module level only along the data flow (config -> resolution ->
-URDF and record -> check / composition / bridge / vehicle model / export); a cycle would make
-that flow hard to see. Importing the package loads nothing but the package itself. No command
-or API path runs xacro: it stays the standalone resolver.
+Data flows one way: files -> formats -> assembly -> model -> physics -> gazebo -> build ->
+description -> picture -> api -> ros -> cli (errors and paths under all of them). A module may
+import its own layer and the layers below, never one above, counting imports inside functions
+too; no import cycle either, between modules or layers. Importing the package loads nothing
+but the package itself; no command or API path runs xacro (the standalone resolver).
 """
 
 from __future__ import annotations
@@ -28,41 +29,98 @@ import subprocess
 import sys
 
 from conftest import REPO
+import pytest
 
 PACKAGE = REPO / 'bluerobotics_parts'
+#: Each layer, lowest first: a top-level module (errors, paths, build, api) or a subpackage.
+LAYERS = (('errors', 'paths'), ('files',), ('formats',), ('assembly',), ('model',),
+          ('physics',), ('gazebo',), ('build',), ('description',), ('picture',), ('api',),
+          ('ros',), ('cli',))
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+TOP_MODULES = {'__init__', '__main__', 'api', 'build', 'errors', 'paths'}
 
 
-def module_imports() -> dict:
-    """Return module -> the package modules it imports at module level (not in functions)."""
-    graph = {}
-    for path in sorted(PACKAGE.glob('*.py')):
-        tree = ast.parse(path.read_text(encoding='utf-8'))
-        found = set()
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module:
-                    found.add(node.module.split('.')[0])
-                else:
-                    found.update(alias.name for alias in node.names)
-        graph[path.stem] = found & {p.stem for p in PACKAGE.glob('*.py')}
-    return graph
+def module_name(path) -> str:
+    """Return a module's dotted name inside the package ('' for the package itself)."""
+    parts = list(path.relative_to(PACKAGE).with_suffix('').parts)
+    return '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
 
 
-def test_no_module_level_import_cycle():
-    graph = module_imports()
+MODULES = {module_name(path): path for path in PACKAGE.rglob('*.py')}
+
+
+def imports(name: str) -> set:
+    """Return the package modules ``name`` imports: anywhere in it, relative or absolute."""
+    path = MODULES[name]
+    package = name.split('.') if path.name == '__init__.py' else name.split('.')[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+            elif (node.module or '').split('.')[0] == 'bluerobotics_parts':
+                base, node = [], ast.ImportFrom(node.module.partition('.')[2], node.names, 0)
+            else:
+                continue
+            module = base + (node.module.split('.') if node.module else [])
+            for target in ['.'.join(module)] + ['.'.join(module + [a.name]) for a in node.names]:
+                if target in MODULES and target not in ('', name):  # '': the package's names
+                    found.add(target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name.partition('.')[2] for alias in node.names
+                         if alias.name.startswith('bluerobotics_parts.')
+                         and alias.name.partition('.')[2] in MODULES)
+    return found
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def layer(name: str) -> str:
+    return name.split('.')[0]
+
+
+def test_the_top_holds_only_the_entry_points_and_the_layers():
+    top = {path.stem for path in PACKAGE.glob('*.py')}
+    assert top == TOP_MODULES
+    folders = {path.name for path in PACKAGE.iterdir() if path.is_dir()
+               and path.name != '__pycache__'}
+    assert folders == {name for names in LAYERS for name in names} - TOP_MODULES
+    assert all((PACKAGE / folder / '__init__.py').is_file() for folder in folders)
+
+
+def test_no_import_runs_from_a_lower_layer_to_a_higher_one():
+    upward = [f'{name} -> {target}' for name, targets in GRAPH.items() for target in targets
+              if name not in ('', '__main__') and target and
+              RANK[layer(target)] > RANK[layer(name)]]
+    assert upward == []
+
+
+@pytest.mark.parametrize('graph', ['modules', 'layers'])
+def test_no_import_cycle(graph):
+    edges = GRAPH if graph == 'modules' else {}
+    if graph == 'layers':
+        for name, targets in GRAPH.items():
+            edges.setdefault(layer(name), set()).update(
+                layer(t) for t in targets if layer(t) != layer(name))
     state: dict = {}
 
-    def visit(module, trail):
-        if state.get(module) == 'done':
+    def visit(node, trail):
+        if state.get(node) == 'done':
             return
-        assert state.get(module) != 'open', ' -> '.join(trail + [module])
-        state[module] = 'open'
-        for imported in sorted(graph.get(module, ())):
-            visit(imported, trail + [module])
-        state[module] = 'done'
+        assert state.get(node) != 'open', ' -> '.join(trail + [node])
+        state[node] = 'open'
+        for target in sorted(edges.get(node, ())):
+            visit(target, trail + [node])
+        state[node] = 'done'
 
-    for module in sorted(graph):
-        visit(module, [])
+    for node in sorted(edges):
+        visit(node, [])
+
+
+def test_the_checks_see_imports_inside_functions():
+    """A function-level import counts: render.py once took the CLI's view names that way."""
+    assert 'model.kinematics' in GRAPH['ros.launch_plan']  # imported in build_vehicle only
 
 
 def python(code: str) -> str:
@@ -88,11 +146,11 @@ from bluerobotics_parts.assembly import pipeline, urdf_check as assembly
 from bluerobotics_parts.cli import main as cli
 resolved = pipeline.resolve_config(None)
 assembly.check(None, resolved.urdf)
-build.build('config/examples/user_part.yaml', gz_release='ionic')
+build.build_gazebo('config/examples/user_part.yaml', gz_release='ionic')
 Assembly().fit('mast', 'blueboat_antenna_mast').build_gazebo()
 assert cli.main(['build', 'config/blueboat.yaml', '-o', {str(out)!r}]) == 0
 print('xacro' in sys.modules)
 """)
     assert loaded.splitlines()[-1] == 'False'
     assert 'import xacro' not in ''.join(p.read_text(encoding='utf-8')
-                                         for p in PACKAGE.glob('*.py'))
+                                         for p in PACKAGE.rglob('*.py'))

@@ -46,7 +46,7 @@ propeller:
 
 def names_of(config, name=None):
     resolved = resolve_config(config, name=name)
-    return vehicle_topics(resolved.manifest, resolved.catalogue(), name)
+    return vehicle_topics(resolved.record, resolved.catalogue(), name)
 
 
 @pytest.fixture(scope='module')
@@ -107,7 +107,7 @@ def test_every_name_follows_the_vehicle_name(tmp_path):
 def test_a_name_that_cannot_be_a_namespace_is_refused(bad):
     resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
     with pytest.raises(ConfigError) as caught:
-        vehicle_topics(resolved.manifest, resolved.catalogue(), bad)
+        vehicle_topics(resolved.record, resolved.catalogue(), bad)
     assert repr(bad) in str(caught.value)
     assert 'letters, digits and underscores, starting with a letter' in str(caught.value)
 
@@ -153,4 +153,4 @@ def test_a_type_missing_from_the_catalogue_is_named():
     library = resolved.catalogue()
     partial = Catalogue({k: v for k, v in library.parts.items() if k != 'ping_singlebeam'})
     with pytest.raises(BlueRoboticsPartsError, match='part ping has type ping_singlebeam'):
-        vehicle_topics(resolved.manifest, partial)
+        vehicle_topics(resolved.record, partial)

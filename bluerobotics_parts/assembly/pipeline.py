@@ -35,8 +35,6 @@ from .urdf_writer import urdf_text, urdf_tree
 from ..errors import AssemblyError
 from ..formats.config import as_config, check_vehicle_name, Config
 
-__all__ = ['Resolved', 'check_vehicle_name', 'resolve_config']
-
 
 @dataclass(frozen=True)
 class Resolved:
@@ -53,11 +51,6 @@ class Resolved:
 
     @property
     def record(self) -> AssemblyRecord:
-        return self.resolution.record
-
-    @property
-    def manifest(self) -> AssemblyRecord:
-        """Return the record (its former name, for code written before the rename)."""
         return self.resolution.record
 
     @property

@@ -33,11 +33,6 @@ from .resolution import Resolution, resolve
 from ..errors import AssemblyError, ConfigError, in_line_order, Problem, RecordError
 from ..formats.config import as_config, entry_label
 
-__all__ = ['AssemblyError', 'Problem', 'as_config', 'check', 'problems', 'read_record',
-           'record_problems']
-
-read_record = read  # the record reader, under the name this module's users look for
-
 NOT_FROM_THIS_CONFIG = 'the URDF was not resolved from this config'
 
 

@@ -121,27 +121,48 @@ def cmd_build(args) -> int:
     check_output_folder(folder)
     made = cache.reuse(None if args.no_cache else cache.folder(),
                        (args.config, args.name, args.gz_release, None),
-                       lambda: _build_products(args))
-    files = {name: text.encode('utf-8') for name, text in made['artefacts'].items()}
+                       lambda: _build_products(args), BuildOutput)
+    files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
     write_files_atomically(folder, files)
-    sys.stdout.write(made['summary'] + written_lines([folder / name for name in files]))
+    sys.stdout.write(made.summary + written_lines([folder / name for name in files]))
     return EXIT_OK
 
 
-def _build_products(args) -> dict:
-    """Build (no cache): the artefacts' text, the summary, and the user files read."""
-    from ..build import artefacts, build, summary_head
-    from ..description import cache
-    from ..description.export import description_sources
-    from ..description.identity import identity_of
+class BuildOutput:
+    """
+    What ``build`` writes and prints (a cache entry holds it).
 
-    result = build(args.config, name=args.name, gz_release=args.gz_release)
-    # the identity reads every mesh: it can fail, so it is computed (and the summary made)
-    # before the first byte is written
-    files, sources = description_sources(result)
-    head = summary_head(result, identity_of(files))
-    return {'artefacts': {name: data.decode('utf-8') for name, data in artefacts(result).items()},
-            'summary': head, 'files_read': cache.digests_read(files, sources)}
+    A plain class: a cached build imports no dataclasses (errors.Problem says why).
+    """
+
+    __slots__ = ('artefacts', 'summary')
+
+    def __init__(self, artefacts: dict, summary: str):
+        self.artefacts = artefacts  # file name -> text
+        self.summary = summary  # what it prints before the files written
+
+    def to_data(self) -> dict:
+        return {'artefacts': dict(self.artefacts), 'summary': self.summary}
+
+    @classmethod
+    def from_data(cls, data) -> 'BuildOutput | None':
+        """Return the output a cache entry holds, None unless it has exactly this shape."""
+        if not (isinstance(data, dict) and set(data) == {'artefacts', 'summary'}
+                and isinstance(data['summary'], str) and isinstance(data['artefacts'], dict)
+                and all(isinstance(v, str) for v in data['artefacts'].values())):
+            return None
+        return cls(data['artefacts'], data['summary'])
+
+
+def _build_products(args) -> tuple:
+    """Build (no cache): the output, and the user files read (for the cache)."""
+    from ..build import artefacts, summary_head
+    from ..description.identified import identified_build
+
+    made = identified_build(args.config, name=args.name, gz_release=args.gz_release)
+    output = BuildOutput({name: data.decode('utf-8') for name, data in
+                          artefacts(made.build).items()}, summary_head(made.build, made.identity))
+    return output, made.files_read
 
 
 def cmd_bridge(args) -> int:
@@ -212,7 +233,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     cached ``build`` 12 ms of its 70; ``--help``, a mistyped command and shell completion
     get them all.
     """
-    from .render import VIEW_NAMES
+    from ..picture.views import VIEW_NAMES
 
     from .. import __version__
 
@@ -235,7 +256,6 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
         sub.add_argument('--gz-release', default='harmonic', metavar='RELEASE',
                          help='Gazebo release the SDF extensions target: harmonic (default), '
                               'ionic, jetty')
-        sub.add_argument('--gz-version', dest='gz_release', help=argparse.SUPPRESS)  # old name
 
     def vehicle_name(sub):
         sub.add_argument('--name', help='vehicle name (namespace, Gazebo model name); '

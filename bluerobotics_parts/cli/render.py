@@ -30,9 +30,6 @@ import sys
 from ..errors import BlueRoboticsPartsError, MissingLibrary
 
 FORMATS = {'.png': 'png', '.svg': 'svg'}
-#: The views render.py draws, all of them by default (listed here: the command's choices
-#: need no numpy).
-VIEW_NAMES = ('iso', 'top', 'side', 'front')
 #: import name -> (pip name, Debian / rosdep package)
 LIBRARIES = {'numpy': ('numpy', 'python3-numpy'), 'PIL': ('Pillow', 'python3-pil')}
 

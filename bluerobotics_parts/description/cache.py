@@ -159,20 +159,21 @@ def digests_read(files: dict, sources: dict) -> dict[str, str]:
             for relative, source in sources.items()}
 
 
-def reuse(where: Path | None, request: tuple, make) -> dict:
+def reuse(where: Path | None, request: tuple, make, kind):
     """
     Return the cached result of ``request`` (request_key's arguments), or ``make()`` it.
 
-    ``make`` returns the result with ``files_read`` (digests_read) beside it; it is stored
-    unless the config changed while it ran.
+    ``make`` returns (result, files_read: digests_read's); the result is stored as
+    ``result.to_data()`` unless the config changed while it ran. ``kind.from_data`` turns a
+    stored entry back into a result, or None for one that is not of its shape (rebuilt).
     """
     key = request_key(*request) if where is not None else None
-    made = load(where, key)
+    data = load(where, key)
+    made = kind.from_data(data) if data is not None else None
     if made is None:
-        made = make()
-        files_read = made.pop('files_read')
+        made, files_read = make()
         if key and request_key(*request) == key:
-            store(where, key, files_read, made)
+            store(where, key, files_read, made.to_data())
     return made
 
 

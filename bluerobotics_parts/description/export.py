@@ -271,19 +271,19 @@ class ExportResult:
         return '\n'.join(lines) + '\n'
 
 
-def export(config, directory, name: str | None = None, gz_release: str | None = None,
-           gz_version: str | None = None) -> ExportResult:
+def export(config, directory, name: str | None = None,
+           gz_release: str | None = None) -> ExportResult:
     """
     Build the vehicle and write its description folder, all or nothing.
 
-    ``gz_release``: harmonic (default), ionic or jetty (``gz_version``: its former name).
+    ``gz_release``: harmonic (default), ionic or jetty.
 
     ``directory`` is created, or replaced when it holds a previous export: the files that
     export wrote (listed, unchanged since) go, anything else in the folder is provenance and
     stays. Any other non-empty folder is refused, so no user file is ever overwritten. The
     whole folder changes in one step, so a reader (or a kill) never sees half of it.
     """
-    from ..build import build  # the Gazebo composition is only needed here, not by verify
+    from ..build import build_gazebo  # only here: verify needs no Gazebo composition
 
     directory = Path(directory)
     check_output_folder(directory)
@@ -293,7 +293,7 @@ def export(config, directory, name: str | None = None, gz_release: str | None = 
     if directory.exists() and not directory.is_dir():
         raise DescriptionError(f'{directory} exists and is not a folder; export into a new '
                                'folder (nothing was written)')
-    built = build(config, name=name, gz_release=gz_release or gz_version)
+    built = build_gazebo(config, name=name, gz_release=gz_release)
     files = description_files(built)
     notes = replace_folder(directory, files)
     return ExportResult(directory, built.name, identity_of(files), tuple(files),
@@ -347,11 +347,11 @@ def verify(directory, expect: str | None = None) -> str:
 
 def _check_consistency(directory: Path, manifest: dict, digests: dict) -> None:
     """Refuse a folder whose files are not what building its own config.yaml gives."""
-    from ..build import build
+    from ..build import build_gazebo
 
     try:
-        rebuilt = description_files(build(directory / CONFIG_FILE,
-                                          gz_release=manifest['gz_release']))
+        rebuilt = description_files(build_gazebo(directory / CONFIG_FILE,
+                                                 gz_release=manifest['gz_release']))
     except BlueRoboticsPartsError as error:
         raise DescriptionError(f'{directory}: {CONFIG_FILE} does not build: {error}') from None
     every = set(rebuilt) | set(manifest['files'])

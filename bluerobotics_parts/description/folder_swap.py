@@ -41,13 +41,12 @@ import stat
 
 from .identity import check_path, MANIFEST_FILE, read_manifest, walk
 from ..errors import BlueRoboticsPartsError, DescriptionError, InputError, OutputError
-from ..files.atomic import locked_folder
+from ..files.atomic import (LEGACY_STAGING_PREFIX, locked_folder, remove_created,
+                            remove_if_empty)
 from ..files.inputs import file_kind, MESH_LIMIT, read_bytes
 
 STAGING_MARK = '.bluerobotics_parts-staging-'
 LEFTOVER_MARK = '.bluerobotics_parts-leftover-'
-#: What the version before this one staged inside the target; never carried, removed.
-LEGACY_STAGING_PREFIX = '.bluerobotics_parts-staging-'
 #: renameat2(2) flag and the "current folder" descriptor, from the Linux UAPI headers
 #: (include/uapi/linux/fs.h: RENAME_EXCHANGE (1 << 1); include/uapi/linux/fcntl.h:
 #: AT_FDCWD -100); util-linux's misc-utils/exch.c calls it the same way.
@@ -91,11 +90,11 @@ def replace_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
                     pass  # the swap is done: what follows must not report "nothing changed"
         return notes
     except OSError as error:
-        _remove_created(created)
+        remove_created(created)
         raise OutputError(f'cannot write {directory}: {error.strerror or error} '
                           '(nothing was changed)') from None
     except BlueRoboticsPartsError:
-        _remove_created(created)
+        remove_created(created)
         raise
 
 
@@ -350,8 +349,8 @@ def _retire(tree: Path, directory: Path) -> list[str]:
             os.unlink(tree / MANIFEST_FILE)  # last: it tells what else was the export's
         for relative, mode in sorted(entries, key=lambda item: -item[0].count('/')):
             if stat.S_ISDIR(mode):
-                _remove_if_empty(tree / relative)
-        _remove_if_empty(tree)
+                remove_if_empty(tree / relative)
+        remove_if_empty(tree)
     except (OSError, BlueRoboticsPartsError):
         pass  # what stays is reported below, and cleaned up by the next export
     if not os.path.lexists(tree):
@@ -371,13 +370,6 @@ def _same_file(first: Path, second: Path) -> bool:
     except OSError:
         return False
     return (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino)
-
-
-def _remove_if_empty(folder: Path) -> None:
-    try:
-        folder.rmdir()
-    except OSError:
-        pass
 
 
 # -- the current folder of this process ---------------------------------------------------------
@@ -413,8 +405,3 @@ def _sync(folder: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
-
-
-def _remove_created(created: list) -> None:
-    for folder in created:  # innermost first; only if nothing else is in it
-        _remove_if_empty(folder)

@@ -116,11 +116,11 @@ def write_files_atomically(folder: Path, files: dict[str, bytes],
                 _check_target(top, name, folder / name, label)
             _replace_all(top, files, folder, label)
     except OSError as error:
-        _remove_created(created)
+        remove_created(created)
         raise OutputError(f'cannot write {label}: {error.strerror or error} '
                           '(nothing was changed)') from None
     except OutputError:
-        _remove_created(created)
+        remove_created(created)
         raise
     return [folder / name for name in files]
 
@@ -369,9 +369,14 @@ def _unlink_quietly(top: int, name: str) -> None:
         pass
 
 
-def _remove_created(created: list) -> None:
-    for folder in created:  # innermost first; only if nothing else is in it
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+def remove_created(created: list) -> None:
+    """Remove the folders a failed writer created, innermost first, each only if empty."""
+    for folder in created:
+        remove_if_empty(folder)
+
+
+def remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass

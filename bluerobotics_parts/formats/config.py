@@ -35,7 +35,7 @@ import stat
 from . import value_kinds as kinds
 from ..errors import AssemblyError, ConfigError, Problem, shown as _show
 from ..files.inputs import file_kind
-from ..files.yaml_lines import load_file, load_text, LocatedDocument
+from ..files.yaml_lines import load_file, LocatedDocument
 
 DEFAULT_VEHICLE_NAME = 'blueboat'
 DEFAULT_BASE_TYPE = 'blueboat_chassis'
@@ -149,6 +149,12 @@ class Config:
         """Return the user's part files, absolute and normalised (to read and copy them)."""
         return [Path(os.path.normpath(text)) for text in self.part_file_texts()]
 
+    def checked(self) -> 'Config':
+        """Return this config; raise AssemblyError listing its shape problems, if any."""
+        if self.problems:
+            raise AssemblyError(self.problems)
+        return self
+
     def line(self, path) -> int | None:
         return LocatedDocument(self.data, self.file, self.lines).line(path)
 
@@ -181,22 +187,8 @@ def read(path: str | Path) -> Config:
     return _checked(load_file(path, 'config'))
 
 
-def load(path: str | Path) -> Config:
-    """Read a config file; raise AssemblyError listing every shape problem."""
-    return _strict(read(path))
-
-
-def loads(text: str, file: str = '<string>') -> Config:
-    return _strict(_checked(load_text(text, file)))
-
-
-def from_dict(data, file: str = '<dict>') -> Config:
-    """Check a config given as Python data (no line numbers to report); raise on problems."""
-    return _strict(config_of_data(data, file))
-
-
-def config_of_data(data, file: str = '<dict>') -> Config:
-    """Return a Config of Python data, its shape problems listed, not raised."""
+def from_data(data, file: str = '<dict>') -> Config:
+    """Return a Config of Python data (no lines to report), its shape problems listed."""
     return _checked(LocatedDocument(data, file, {}))
 
 
@@ -214,7 +206,7 @@ def as_config(value) -> Config:
     if isinstance(value, Config):
         return value
     if isinstance(value, dict):
-        return config_of_data(value)
+        return from_data(value)
     if isinstance(value, (str, Path)):
         return read(Path(value))
     raise ConfigError(f'a config is a file path, a mapping or None, not {_kind(value)}')
@@ -226,12 +218,6 @@ def check_vehicle_name(name) -> str:
     if problem:
         raise ConfigError(f'vehicle name {_show(name)} cannot be a ROS namespace: {problem}')
     return name
-
-
-def _strict(config: Config) -> Config:
-    if config.problems:
-        raise AssemblyError(config.problems)
-    return config
 
 
 def _checked(doc: LocatedDocument) -> Config:

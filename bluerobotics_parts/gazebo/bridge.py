@@ -12,18 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+
 """
-The ros_gz_bridge configuration of a vehicle, from its record.
+The ros_gz_bridge configuration of a vehicle: one entry per bridged topic, every name final.
 
-``parameter_bridge --ros-args -p config_file:=bridge.yaml`` reads a YAML list of entries with
-``ros_topic_name``, ``gz_topic_name``, ``ros_type_name``, ``gz_type_name`` and ``direction``;
-the file supports no substitutions, so every name is final here. The names come from
-topics.py, the same place the Gazebo composition takes them from. Sensor entries are
-``lazy``: the bridge subscribes to Gazebo only while someone listens on the ROS side.
-
-sensor_msgs/Range has no bridge (ros_gz issue 586): the echosounder's point cloud (its whole
-cone; a LaserScan would lose all but one row, echosounder.py) is bridged as a PointCloud2 and
-a converter node publishes the Range topic.
+``parameter_bridge --ros-args -p config_file:=bridge.yaml`` reads a YAML list of entries
+(``ros_topic_name``, ``gz_topic_name``, ``ros_type_name``, ``gz_type_name``, ``direction``,
+``lazy``; the file takes no substitutions: gazebosim/ros_gz branch jazzy,
+ros_gz_bridge/README.md). The names come from model/topics.py, as the composition's do.
+Sensor entries are lazy: the bridge subscribes to Gazebo only while someone listens.
+sensor_msgs/Range has no bridge (ros_gz issue 586): the echosounder's PointCloud2 is bridged
+and a converter node publishes the Range.
 """
 
 from __future__ import annotations
@@ -31,11 +30,28 @@ from __future__ import annotations
 import yaml
 
 from ..assembly import catalogue as part_catalogue
-from ..assembly.catalogue import Catalogue
-from ..assembly.record import AssemblyRecord, parse_urdf, read
+from ..assembly.record import parse_urdf, read
 from ..errors import BlueRoboticsPartsError
-from ..formats.sensor_kinds import GZ_TO_ROS, KINDS, ROS_TO_GZ  # noqa: F401 (kept here too)
+from ..formats.sensor_kinds import GZ_TO_ROS, KINDS, ROS_TO_GZ
 from ..model.topics import vehicle_topics, VehicleTopics
+
+#: Every (ROS type, gz type) pair the package bridges: each is a row of ros_gz_bridge's type
+#: table (gazebosim/ros_gz jazzy, ros_gz_bridge/README.md; the same pairs in
+#: ros_gz_bridge/ros_gz_bridge/mappings.py, commit 739cb42a). The tests hold every entry to it.
+BRIDGE_PAIRS = frozenset({
+    ('rosgraph_msgs/msg/Clock', 'gz.msgs.Clock'),
+    ('sensor_msgs/msg/JointState', 'gz.msgs.Model'),
+    ('nav_msgs/msg/Odometry', 'gz.msgs.Odometry'),
+    ('tf2_msgs/msg/TFMessage', 'gz.msgs.Pose_V'),
+    ('std_msgs/msg/Float64', 'gz.msgs.Double'),
+    ('sensor_msgs/msg/PointCloud2', 'gz.msgs.PointCloudPacked'),
+    ('sensor_msgs/msg/LaserScan', 'gz.msgs.LaserScan'),
+    ('sensor_msgs/msg/Imu', 'gz.msgs.IMU'),
+    ('sensor_msgs/msg/MagneticField', 'gz.msgs.Magnetometer'),
+    ('sensor_msgs/msg/NavSatFix', 'gz.msgs.NavSat'),
+    ('sensor_msgs/msg/Image', 'gz.msgs.Image'),
+    ('sensor_msgs/msg/CameraInfo', 'gz.msgs.CameraInfo'),
+})
 
 
 def _entry(ros_topic, gz_topic, ros_type, gz_type, direction, lazy=False) -> dict:
@@ -46,14 +62,14 @@ def _entry(ros_topic, gz_topic, ros_type, gz_type, direction, lazy=False) -> dic
     return entry
 
 
-def entries_for(names: VehicleTopics) -> list[dict]:
+def entries(names: VehicleTopics) -> list[dict]:
     """
-    Return the bridge entries for a vehicle's topic names.
+    Return the bridge entries of a vehicle's topics.
 
     Clock, joint states, odometry and its transform, one command per thruster, and each
     sensor's bridged streams (the echosounder's point cloud, the IMU, the camera...).
     """
-    entries = [
+    found = [
         _entry(names.clock_topic, names.clock_topic, 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock',
                GZ_TO_ROS),
         _entry(names.ros_joint_state_topic, names.gz_joint_state_topic,
@@ -64,36 +80,25 @@ def entries_for(names: VehicleTopics) -> list[dict]:
         _entry(names.ros_tf_topic, names.gz_tf_topic, 'tf2_msgs/msg/TFMessage', 'gz.msgs.Pose_V',
                GZ_TO_ROS),
     ]
-    entries += [_entry(t.ros_topic, t.gz_topic, 'std_msgs/msg/Float64', 'gz.msgs.Double',
-                       ROS_TO_GZ) for t in names.thrusters]
-    entries += sensor_entries(names)
-    return entries
+    found += [_entry(t.ros_topic, t.gz_topic, 'std_msgs/msg/Float64', 'gz.msgs.Double',
+                     ROS_TO_GZ) for t in names.thrusters]
+    found += sensor_entries(names)
+    return found
 
 
 def sensor_entries(names: VehicleTopics) -> list[dict]:
-    """Return one entry per bridged stream of every sensor (sensors.KINDS), record order."""
+    """Return one entry per bridged stream of every sensor (sensor_kinds.KINDS), record order."""
     return [_entry(sensor.ros[stream.what], sensor.gz[stream.what], stream.ros_type,
                    stream.gz_type, stream.direction, lazy=stream.lazy)
             for sensor in names.sensors for stream in KINDS[sensor.kind].streams
             if stream.gz_type is not None]
 
 
-def bridge_entries(record: AssemblyRecord, catalogue: Catalogue,
-                   name: str | None = None) -> list[dict]:
-    """
-    Return the bridge entries of the vehicle in ``record``.
-
-    ``name`` defaults to the URDF's robot name.
-    """
-    return entries_for(vehicle_topics(record, catalogue, name))
-
-
-def bridge_yaml(record: AssemblyRecord, catalogue: Catalogue, name: str | None = None) -> str:
-    """bridge.yaml for ``parameter_bridge``'s ``config_file`` parameter."""
-    names = vehicle_topics(record, catalogue, name)
+def bridge_yaml(names: VehicleTopics) -> str:
+    """Return bridge.yaml for ``parameter_bridge``'s ``config_file`` parameter."""
     header = (f'# ros_gz_bridge configuration for vehicle {names.name}, generated by '
               'bluerobotics_parts from its assembly manifest.\n')
-    return header + yaml.safe_dump(entries_for(names), sort_keys=False, default_flow_style=False)
+    return header + yaml.safe_dump(entries(names), sort_keys=False, default_flow_style=False)
 
 
 def bridge_yaml_for_urdf(urdf_text: str, name: str | None = None, folder=None) -> str:
@@ -114,4 +119,4 @@ def bridge_yaml_for_urdf(urdf_text: str, name: str | None = None, folder=None) -
             f'blocks name the topics), so a bridge for {name!r} would match nothing; rebuild '
             f'it with --name {name}, or leave --name out')
     catalogue = part_catalogue.catalogue([path for _, path in record.part_files])
-    return bridge_yaml(record, catalogue, name)
+    return bridge_yaml(vehicle_topics(record, catalogue, name))

@@ -12,67 +12,30 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+
 """
 Gazebo (gz sim) composition: the resolved URDF plus ``<gazebo>`` extension blocks.
 
-What each recorded part gets comes from its part data (never from its type name):
+From the part data (never the type names): a Thruster system per propeller (its installed
+thrust limits: physics/propulsion.py; the sign of its coefficient: catalogue.Propeller), the
+``<sensor>``/``<light>`` of each sensor section (sensor_blocks.py), and for the vehicle a
+JointStatePublisher, an OdometryPublisher and the Hydrodynamics system with the base part's
+coefficients. Every element written is one its system reads (elements.py, with sources);
+anything else is refused. Topic names come from model/topics.py, computed once per build.
 
-* a propeller: a ``gz::sim::systems::Thruster`` on its joint, thrust commands in newtons on
-  the topic from topics.py, the installed thrust limits (propulsion.py), diameter and thrust
-  coefficient from the part data, and ``velocity_control`` (below);
-* a sensor or light (a section of the sensor registry, sensors.py: the echosounder's
-  ``gpu_lidar`` cone, IMU, magnetometer, GNSS, camera, scanning sonar, spot light): its
-  ``<sensor>`` / ``<light>`` on the link of its frame, at the frame's origin (``sensor_blocks``);
-* the vehicle: a JointStatePublisher and an OdometryPublisher with explicit topics, and the
-  Hydrodynamics system on the root link with the base part's ``hydrodynamics`` coefficients
-  and, when given, a water current (``default_current``, m/s in the world frame).
+Propeller spin: with ``<velocity_control>`` the Thruster sets the joint's velocity to the
+commanded thrust's spin speed each step, exact at any step size; without it a torque PID with
+p 0.1 diverges above about a 4.7 ms step for the M200's estimated 2.35e-4 kg m^2
+(gazebosim/gz-sim gz-sim8_8.14.0, src/systems/thruster/Thruster.cc, Configure and PreUpdate).
 
-Every element written into a plugin or sensor is one its system reads: gazebo_elements.py has
-the table (element, meaning, unit, source file at the release tag) and ``compose`` refuses to
-write anything else. (An earlier version wrote ``<water_density>`` into Hydrodynamics: gz-sim
-8.0 to 8.11 stored it without using it, 8.12 and later do not read it; gazebosim/gz-sim,
-src/systems/hydrodynamics/Hydrodynamics.cc at tags gz-sim8_8.0.0, gz-sim8_8.11.0 and
-gz-sim8_8.12.0, Hydrodynamics::Configure.)
+Added mass is not sent: Hydrodynamics applies it as an explicit force from the previous step's
+acceleration and warns of "known numerical instabilities" (src/systems/hydrodynamics/
+Hydrodynamics.cc, PreUpdate and Configure); it diverges once the added mass nears the body's
+mass, as the BlueBoat's heave added mass does. The block sets ``disable_added_mass``.
 
-Thrust coefficient sign. The part data's ``rotation`` is the sense the propeller turns, seen
-from astern, while it pushes the vessel forward. Every propeller joint's axis is the part's
-+x, pointing forward. gz's Thruster spins the joint at w = sign(T * Kt) sqrt(|T| / (rho Kt
-D^4)), so forward thrust (T > 0) with Kt > 0 turns the propeller positively about +x, which
-(right-hand rule, thumb pointing forward, away from an observer astern) is clockwise seen
-from astern. Hence ``cw`` -> +Kt and ``ccw`` -> -Kt. The force itself is T along the joint
-axis whatever the sign of Kt; the sign only sets which way the propeller visibly spins.
-
-Propeller spin. Without ``<velocity_control>`` the Thruster turns the propeller with a PID on
-a torque (p 0.1 unless ``<p_gain>`` says otherwise; gazebosim/gz-sim tag gz-sim8_8.14.0,
-src/systems/thruster/Thruster.cc, Thruster::Configure and PreUpdate), an explicit loop whose
-gain over the spin inertia sets a largest stable step: for the M200's estimated 2.35e-4 kg m^2
-any step above about 4.7 ms diverges. With ``<velocity_control>true`` the system sets the
-joint's velocity command (JointVelocityCmd) to the spin speed of the commanded thrust every
-step, which the physics engine meets exactly, at any step size; the thrust force is the same.
-
-Added mass is not sent to Gazebo: gz-sim's Hydrodynamics system applies it as an explicit
-force from the previous step's acceleration (``stateDot = (state - prevState) / dt``, then
-``- Ma * stateDot``; gazebosim/gz-sim tag gz-sim8_8.14.0,
-src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::PreUpdate), and Configure warns
-that "plugin-based added mass has known numerical instabilities" (deprecated for DART in
-favour of ``<fluid_added_mass>``). It goes unstable once the added mass nears the body's mass,
-which the BlueBoat's heave added mass does (part data: about 17.6 kg for a 17 kg boat).
-Harmonic's replacement, SDF 1.11's ``<fluid_added_mass>`` inside ``<inertial>``, has no URDF
-spelling. The block therefore sets
-``disable_added_mass`` and carries only the damping terms.
-
-Massless links that carry a moving joint. A slot is a massless link, and SDFormat's URDF
-converter (12.3 here; sdformat issue 199) does not lump a massless link: it drops it with
-everything below it, so each propeller's continuous joint would vanish from the Gazebo model.
-The composed URDF gives exactly those links a negligible mass (``CARRIER_MASS``: 10 mg, above
-the 1e-6 kg SDFormat counts as none), so they are lumped into their parent like any other
-fixed child and the joints they carry survive. The ROS description (the resolved URDF) keeps
-its massless slots; test_sdf_conversion.py checks the joints in the converted model.
-
-The composition is an XML tree (``compose_tree``): the resolved URDF's elements, shared with
-the writer's tree and never changed, the carrier links as new elements, and the blocks;
-``compose`` writes it with the URDF writer, so the composed text is laid out as the plain one.
-The output is deterministic: blocks in record order, numbers printed by ``repr``, no dates.
+Massless links that carry a moving joint (slot links under propellers) get ``CARRIER_MASS``:
+SDFormat's URDF converter drops a massless link and everything below it (sdformat issue 199).
+The output is deterministic: blocks in record order, numbers by ``repr``.
 """
 
 from __future__ import annotations
@@ -81,22 +44,16 @@ from dataclasses import dataclass
 import math
 from xml.etree import ElementTree
 
-from . import elements as gazebo_elements, gz_xml
+from . import elements, gz_xml
+from .elements import HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, THRUSTER
+from .sensor_blocks import sensor_blocks
 from ..assembly.catalogue import Catalogue
-from ..assembly.record import AssemblyRecord, parse_urdf
-from ..assembly.urdf_writer import urdf_text as written
-from ..errors import BlueRoboticsPartsError, ConfigError
-from ..formats import sensor_kinds as sensors
-from ..model import topics as topic_names
+from ..assembly.record import AssemblyRecord
+from ..assembly.resolution import SPINNING_JOINTS
+from ..errors import ConfigError
+from ..model.topics import VehicleTopics
 from ..physics import propulsion
-
-SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
-
-THRUSTER = ('gz-sim-thruster-system', 'gz::sim::systems::Thruster')
-JOINT_STATE_PUBLISHER = ('gz-sim-joint-state-publisher-system',
-                         'gz::sim::systems::JointStatePublisher')
-ODOMETRY_PUBLISHER = ('gz-sim-odometry-publisher-system', 'gz::sim::systems::OdometryPublisher')
-HYDRODYNAMICS = ('gz-sim-hydrodynamics-system', 'gz::sim::systems::Hydrodynamics')
+from ..physics.water import SEA_WATER_DENSITY
 
 ADDED_MASS_PREFIXES = tuple(f'{force}Dot' for force in 'xyzkmn')
 
@@ -134,26 +91,15 @@ def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
     return GZ_RELEASES[key]
 
 
-def compose(urdf_text: str, record: AssemblyRecord, catalogue: Catalogue, vehicle_name: str,
-            release: GzRelease, current=None, root: ElementTree.Element | None = None) -> str:
-    """
-    Return the URDF text with the Gazebo extension blocks inside ``<robot>`` (compose_tree).
-
-    ``root``: the parsed ``urdf_text`` when the caller has it (it is not parsed again).
-    """
-    root = parse_urdf(urdf_text) if root is None else root
-    return written(compose_tree(root, record, catalogue, vehicle_name, release, current))
-
-
-def compose_tree(root: ElementTree.Element, record: AssemblyRecord, catalogue: Catalogue,
-                 vehicle_name: str, release: GzRelease, current=None) -> ElementTree.Element:
+def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: VehicleTopics,
+                 catalogue: Catalogue, release: GzRelease, current=None) -> ElementTree.Element:
     """
     Return a new ``<robot>``: the URDF's elements, carrier links with a mass, the blocks.
 
     ``root`` (the resolved URDF) is left as it is; its elements are shared, not copied.
-    ``current``: a water current (x, y, z in m/s, world frame) for the Hydrodynamics system.
+    ``names``: the vehicle's topics (model/topics.py, of ``record``). ``current``: a water
+    current (x, y, z in m/s, world frame) for the Hydrodynamics system.
     """
-    names = topic_names.vehicle_topics(record, catalogue, vehicle_name)
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     limits = propulsion.thrust_limits(record, catalogue)
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
@@ -161,7 +107,7 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, catalogue: C
     blocks += sensor_blocks(names, catalogue, release)
     blocks += vehicle_blocks(names, catalogue[record.base.type].hydrodynamics, current)
     for block in blocks:
-        unread = gazebo_elements.unread(block[0])
+        unread = elements.unread(block[0])
         if unread:  # a bug here, not in the input: every element must be one Gazebo reads
             raise AssertionError(f"composed elements no Gazebo system reads: {', '.join(unread)}")
     composed = ElementTree.Element(root.tag, root.attrib)
@@ -194,11 +140,6 @@ def _with_mass(link: ElementTree.Element) -> ElementTree.Element:
     return carrier
 
 
-def thrust_coefficient(propeller) -> float:
-    """Return the Thruster's signed coefficient (see the module doc): cw +Kt, ccw -Kt."""
-    return propeller.signed_thrust_coefficient
-
-
 def current_vector(value) -> tuple | None:
     """
     Return a water current as three finite numbers (m/s), or None for none.
@@ -221,20 +162,14 @@ def current_vector(value) -> tuple | None:
 
 def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Element:
     """Return the Thruster system of one propeller, with its installed thrust limits."""
-    kind = joints.get(names.joint)
-    if kind is None:
-        raise BlueRoboticsPartsError(f'propeller {names.instance} ({names.type}): the URDF has no '
-                                     f'joint {names.joint} for its Thruster system')
-    if kind not in ('continuous', 'revolute'):
-        raise BlueRoboticsPartsError(
-            f'propeller {names.instance} ({names.type}) hangs on a {kind} joint '
-            f'({names.joint}); its Thruster system needs a joint that turns: fit it in a slot '
-            "with joint: continuous (the BlueBoat's motor slots, or an ad hoc slot)")
-    return _gazebo(_plugin(THRUSTER, [
+    if joints.get(names.joint) not in SPINNING_JOINTS:  # build refuses it first, with its line
+        raise AssertionError(f'propeller {names.instance} reached the composition without a '
+                             f'joint that spins ({names.joint}: {joints.get(names.joint)})')
+    return gz_xml.gazebo(gz_xml.plugin(THRUSTER, [
         ('namespace', names.namespace),
         ('joint_name', names.joint),
         ('topic', names.topic),
-        ('thrust_coefficient', thrust_coefficient(propeller)),
+        ('thrust_coefficient', propeller.signed_thrust_coefficient),
         ('fluid_density', SEA_WATER_DENSITY),
         ('propeller_diameter', propeller.diameter),
         ('velocity_control', True),
@@ -243,28 +178,12 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
     ]))
 
 
-def sensor_blocks(names, catalogue: Catalogue, release: GzRelease) -> list:
-    """
-    Return the ``<gazebo reference=link>`` block of every sensor and light of the vehicle.
-
-    One per section of the sensor registry a fitted part has (sensors.KINDS), in record
-    order; a kind without a Gazebo element (the pressure sensor: sensors.py) gives none.
-    """
-    blocks = []
-    for sensor in names.sensors:
-        kind = sensors.KINDS[sensor.kind]
-        if kind.block is None:
-            continue
-        values = catalogue[sensor.type].sensor_sections[sensor.kind]
-        blocks.append(_gazebo(kind.block(sensor, values, release), reference=sensor.link))
-    return blocks
-
-
 def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
     """Return joint states, odometry and (with the base's coefficients) hydrodynamics."""
     blocks = [
-        _gazebo(_plugin(JOINT_STATE_PUBLISHER, [('topic', names.gz_joint_state_topic)])),
-        _gazebo(_plugin(ODOMETRY_PUBLISHER, [
+        gz_xml.gazebo(gz_xml.plugin(JOINT_STATE_PUBLISHER,
+                                    [('topic', names.gz_joint_state_topic)])),
+        gz_xml.gazebo(gz_xml.plugin(ODOMETRY_PUBLISHER, [
             ('odom_topic', names.gz_odometry_topic),
             ('tf_topic', names.gz_tf_topic),
             ('odom_frame', names.odom_frame),
@@ -279,15 +198,10 @@ def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
         raise ConfigError('a water current needs the Hydrodynamics system, and the base part '
                           'has no hydrodynamics coefficients to give it')
     if damping:
-        blocks.append(_gazebo(_plugin(HYDRODYNAMICS, [
+        blocks.append(gz_xml.gazebo(gz_xml.plugin(HYDRODYNAMICS, [
             ('link_name', names.root_link),
             ('disable_added_mass', 'true'),
             *damping,
             *([('default_current', ' '.join(repr(v) for v in current))] if current else []),
         ])))
     return blocks
-
-
-# -- XML -----------------------------------------------------------------------------------------
-
-_gazebo, _plugin, _children, _text = gz_xml.gazebo, gz_xml.plugin, gz_xml.children, gz_xml.text

@@ -27,6 +27,8 @@ sdformat's classes).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 GZ_SIM = 'gazebosim/gz-sim gz-sim8_8.14.0 '
 THRUSTER_CC = GZ_SIM + 'src/systems/thruster/Thruster.cc, Thruster::Configure'
 HYDRODYNAMICS_CC = GZ_SIM + 'src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::Configure'
@@ -38,7 +40,7 @@ SENSOR_SDF = 'gazebosim/sdformat sdformat14_14.9.0 sdf/1.11/sensor.sdf'
 LIDAR_SDF = ('gazebosim/sdformat sdformat14_14.9.0 sdf/1.11/lidar.sdf (read by src/Lidar.cc; '
              'gz-sensors8 src/Lidar.cc, src/GpuLidarSensor.cc)')
 
-THRUSTER = {
+THRUSTER_ELEMENTS = {
     'namespace': ('topic namespace: commands arrive on /<namespace>/<topic>', 'name',
                   THRUSTER_CC),
     'joint_name': ('the joint the propeller spins on; thrust acts along its axis', 'name',
@@ -91,14 +93,14 @@ def _hydrodynamics() -> dict:
     return table
 
 
-HYDRODYNAMICS = _hydrodynamics()
+HYDRODYNAMICS_ELEMENTS = _hydrodynamics()
 
-JOINT_STATE_PUBLISHER = {
+JOINT_STATE_PUBLISHER_ELEMENTS = {
     'topic': ('where the model joint states are published (gz.msgs.Model)', 'name',
               JOINT_STATE_CC),
 }
 
-ODOMETRY_PUBLISHER = {
+ODOMETRY_PUBLISHER_ELEMENTS = {
     'odom_topic': ('odometry topic (gz.msgs.Odometry)', 'name', ODOMETRY_CC),
     'tf_topic': ('odom -> base transform topic (gz.msgs.Pose_V)', 'name', ODOMETRY_CC),
     'odom_frame': ("the odometry's fixed frame id", 'name', ODOMETRY_CC),
@@ -111,7 +113,7 @@ _AXIS = {'samples': ('rays along the axis', 'count'),
          'min_angle': ('first ray angle (horizontal: about z; vertical: toward +z)', 'rad'),
          'max_angle': ('last ray angle', 'rad')}
 
-GPU_LIDAR = {
+GPU_LIDAR_SENSOR = {
     'pose': ('the sensor frame in its link', 'm, rad', SENSOR_SDF),
     'update_rate': ('scans per second', 'Hz', SENSOR_SDF),
     'topic': ('LaserScan topic; the point cloud goes to <topic>/points', 'name',
@@ -132,9 +134,8 @@ GPU_LIDAR = {
 }
 for _axis in ('horizontal', 'vertical'):
     for _name, (_meaning, _unit) in _AXIS.items():
-        GPU_LIDAR[f'lidar/scan/{_axis}/{_name}'] = (_meaning, _unit, LIDAR_SDF)
+        GPU_LIDAR_SENSOR[f'lidar/scan/{_axis}/{_name}'] = (_meaning, _unit, LIDAR_SDF)
 
-GZ_SENSORS = 'gazebosim/gz-sensors gz-sensors8_8.2.2 '
 SDF = 'gazebosim/sdformat sdformat14_14.9.0 '
 NOISE_SDF = SDF + 'sdf/1.11/noise.sdf (src/Noise.cc, Noise::Load)'
 _NOISE = {'noise': ('a noise model; type="gaussian": independent normal samples', '-', NOISE_SDF),
@@ -149,15 +150,15 @@ def _with_noise(prefix: str, meaning: str, unit: str, source: str) -> dict:
     return table
 
 
-_COMMON = {key: GPU_LIDAR[key]
+_COMMON = {key: GPU_LIDAR_SENSOR[key]
            for key in ('pose', 'update_rate', 'gz_frame_id', 'frame_id')}
 _COMMON['topic'] = ('the topic the sensor publishes on', 'name', SENSOR_SDF + '; gz-sensors8 '
                     'src/Sensor.cc, SensorPrivate::PopulateFromSDF')
 
 IMU_SDF = SDF + 'sdf/1.11/imu.sdf (src/Imu.cc, Imu::Load; gz-sensors8 src/ImuSensor.cc, Load)'
-IMU = dict(_COMMON)
-IMU.update({
-    'imu': ('the IMU', '-', IMU_SDF),
+IMU_SENSOR = dict(_COMMON)
+IMU_SENSOR.update({
+    'imu': ('the IMU_SENSOR', '-', IMU_SDF),
     'imu/orientation_reference_frame': ('what the orientation is relative to', '-', IMU_SDF),
     'imu/orientation_reference_frame/localization': (
         'ENU: East-North-Up (ImuSensor::SetWorldFrameOrientation)', 'name', IMU_SDF),
@@ -166,31 +167,31 @@ IMU.update({
 })
 for _group, _unit in (('angular_velocity', 'rad/s'), ('linear_acceleration', 'm/s^2')):
     for _axis in 'xyz':
-        IMU.update(_with_noise(f'imu/{_group}/{_axis}', f'{_group} about/along {_axis}', _unit,
-                               IMU_SDF))
+        IMU_SENSOR.update(_with_noise(f'imu/{_group}/{_axis}', f'{_group} about/along {_axis}',
+                                      _unit, IMU_SDF))
 
 MAGNETOMETER_SDF = (SDF + 'sdf/1.11/magnetometer.sdf (src/Magnetometer.cc; gz-sensors8 '
                     'src/MagnetometerSensor.cc)')
-MAGNETOMETER = dict(_COMMON)
-MAGNETOMETER['magnetometer'] = ('the magnetometer', '-', MAGNETOMETER_SDF)
+MAGNETOMETER_SENSOR = dict(_COMMON)
+MAGNETOMETER_SENSOR['magnetometer'] = ('the magnetometer', '-', MAGNETOMETER_SDF)
 for _axis in 'xyz':
-    MAGNETOMETER.update(_with_noise(f'magnetometer/{_axis}', f'field along {_axis}', 'T',
-                                    MAGNETOMETER_SDF))
+    MAGNETOMETER_SENSOR.update(_with_noise(f'magnetometer/{_axis}', f'field along {_axis}', 'T',
+                                           MAGNETOMETER_SDF))
 
 NAVSAT_SDF = SDF + 'sdf/1.11/navsat.sdf (src/NavSat.cc; gz-sensors8 src/NavSatSensor.cc)'
-NAVSAT = dict(_COMMON)
-NAVSAT.update({'navsat': ('the GNSS receiver', '-', NAVSAT_SDF),
-               'navsat/position_sensing': ('position noise', '-', NAVSAT_SDF)})
+NAVSAT_SENSOR = dict(_COMMON)
+NAVSAT_SENSOR.update({'navsat': ('the GNSS receiver', '-', NAVSAT_SDF),
+                      'navsat/position_sensing': ('position noise', '-', NAVSAT_SDF)})
 # gz-sensors8 applies the horizontal noise to latitude and longitude in degrees, not metres
-# as navsat.sdf says (NavSatSensor::Update; sensors.horizontal_noise_degrees)
-NAVSAT.update(_with_noise('navsat/position_sensing/horizontal', 'latitude and longitude', 'deg',
-                          NAVSAT_SDF))
-NAVSAT.update(_with_noise('navsat/position_sensing/vertical', 'altitude', 'm', NAVSAT_SDF))
+# as navsat.sdf says (NavSatSensor::Update; sensor_blocks.horizontal_noise_degrees)
+NAVSAT_SENSOR.update(_with_noise('navsat/position_sensing/horizontal', 'latitude and longitude',
+                                 'deg', NAVSAT_SDF))
+NAVSAT_SENSOR.update(_with_noise('navsat/position_sensing/vertical', 'altitude', 'm', NAVSAT_SDF))
 
 CAMERA_SDF = (SDF + 'sdf/1.11/camera.sdf (src/Camera.cc, Camera::Load; gz-sensors8 '
               'src/CameraSensor.cc, CameraSensor::Load and PopulateInfo)')
-CAMERA = dict(_COMMON)
-CAMERA.update({
+CAMERA_SENSOR = dict(_COMMON)
+CAMERA_SENSOR.update({
     'camera': ('the camera; it looks along its frame +x', '-', CAMERA_SDF),
     'camera/camera_info_topic': ('where CameraInfo goes (default: beside the image topic)',
                                  'name', CAMERA_SDF),
@@ -207,7 +208,7 @@ CAMERA.update({
 })
 
 LIGHT_SDF = SDF + 'sdf/1.11/light.sdf (src/Light.cc, Light::Load)'
-LIGHT = {
+SPOT_LIGHT = {
     'pose': ('the light in its link', 'm, rad', LIGHT_SDF),
     'cast_shadows': ('whether it casts shadows', 'bool', LIGHT_SDF),
     'light_on': ('on at start', 'bool', LIGHT_SDF),
@@ -226,22 +227,45 @@ LIGHT = {
 
 # World systems the shipped worlds configure (test_sensors.py reads the worlds against these).
 MAGNETOMETER_CC = GZ_SIM + 'src/systems/magnetometer/Magnetometer.cc, Magnetometer::Configure'
-MAGNETOMETER_SYSTEM = {
+MAGNETOMETER_SYSTEM_ELEMENTS = {
     'use_units_gauss': ('report gauss (default true) instead of tesla', 'bool', MAGNETOMETER_CC),
     'use_earth_frame_ned': ('world field in NED (default true) instead of ENU', 'bool',
                             MAGNETOMETER_CC),
 }
 
-PLUGINS = {
-    'gz::sim::systems::Thruster': THRUSTER,
-    'gz::sim::systems::Hydrodynamics': HYDRODYNAMICS,
-    'gz::sim::systems::JointStatePublisher': JOINT_STATE_PUBLISHER,
-    'gz::sim::systems::OdometryPublisher': ODOMETRY_PUBLISHER,
-    'gz::sim::systems::Magnetometer': MAGNETOMETER_SYSTEM,
-}
-SENSORS = {'gpu_lidar': GPU_LIDAR, 'imu': IMU, 'magnetometer': MAGNETOMETER, 'navsat': NAVSAT,
-           'camera': CAMERA}
-LIGHTS = {'spot': LIGHT}
+
+@dataclass(frozen=True)
+class System:
+    """A gz-sim system plugin: its library, its class and the elements its Configure reads."""
+
+    filename: str
+    name: str
+    elements: dict = field(default_factory=dict)
+
+
+# The library of gz-sim8_8.14.0 src/systems/<dir>/ is gz-sim-<dir>-system (its CMakeLists.txt,
+# gz_add_system); the class is what GZ_ADD_PLUGIN registers.
+THRUSTER = System('gz-sim-thruster-system', 'gz::sim::systems::Thruster', THRUSTER_ELEMENTS)
+HYDRODYNAMICS = System('gz-sim-hydrodynamics-system', 'gz::sim::systems::Hydrodynamics',
+                       HYDRODYNAMICS_ELEMENTS)
+JOINT_STATE_PUBLISHER = System('gz-sim-joint-state-publisher-system',
+                               'gz::sim::systems::JointStatePublisher',
+                               JOINT_STATE_PUBLISHER_ELEMENTS)
+ODOMETRY_PUBLISHER = System('gz-sim-odometry-publisher-system',
+                            'gz::sim::systems::OdometryPublisher', ODOMETRY_PUBLISHER_ELEMENTS)
+# world systems the sensors need (Sensors renders cameras and lidars)
+SENSORS_SYSTEM = System('gz-sim-sensors-system', 'gz::sim::systems::Sensors')
+IMU_SYSTEM = System('gz-sim-imu-system', 'gz::sim::systems::Imu')
+MAGNETOMETER_SYSTEM = System('gz-sim-magnetometer-system', 'gz::sim::systems::Magnetometer',
+                             MAGNETOMETER_SYSTEM_ELEMENTS)
+NAVSAT_SYSTEM = System('gz-sim-navsat-system', 'gz::sim::systems::NavSat')
+
+PLUGINS = {system.name: system.elements for system in (
+    THRUSTER, HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, MAGNETOMETER_SYSTEM)}
+SENSOR_TYPES = {'gpu_lidar': GPU_LIDAR_SENSOR, 'imu': IMU_SENSOR,
+                'magnetometer': MAGNETOMETER_SENSOR, 'navsat': NAVSAT_SENSOR,
+                'camera': CAMERA_SENSOR}
+LIGHT_TYPES = {'spot': SPOT_LIGHT}
 
 
 def unread(element) -> list[str]:
@@ -255,9 +279,9 @@ def unread(element) -> list[str]:
     if element.tag == 'plugin':
         table, kind = PLUGINS.get(element.get('name')), element.get('name')
     elif element.tag == 'light':
-        table, kind = LIGHTS.get(element.get('type')), f"{element.get('type')} light"
+        table, kind = LIGHT_TYPES.get(element.get('type')), f"{element.get('type')} light"
     else:
-        table, kind = SENSORS.get(element.get('type')), f"{element.get('type')} sensor"
+        table, kind = SENSOR_TYPES.get(element.get('type')), f"{element.get('type')} sensor"
     if table is None:
         return [f'{kind}: no table of the elements it reads']
     found = []

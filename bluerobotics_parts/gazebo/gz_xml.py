@@ -16,7 +16,7 @@
 The XML of Gazebo extension blocks: ``<gazebo>``, ``<plugin>``, children and their text.
 
 One place for how a value is written (booleans as true/false, floats by ``repr``), used by the
-vehicle-level composition (gazebo.py) and the sensor blocks (sensors.py) alike.
+vehicle-level composition (composition.py) and the sensor blocks (sensor_blocks.py) alike.
 """
 
 from __future__ import annotations
@@ -32,10 +32,9 @@ def gazebo(child: ElementTree.Element, reference: str | None = None) -> ElementT
     return block
 
 
-def plugin(kind: tuple, parameters: list) -> ElementTree.Element:
-    """Return ``<plugin filename= name=>`` of ``kind`` (filename, name) with its parameters."""
-    filename, name = kind
-    element = ElementTree.Element('plugin', filename=filename, name=name)
+def plugin(system, parameters: list) -> ElementTree.Element:
+    """Return ``<plugin filename= name=>`` of a ``System`` (elements.py) with its parameters."""
+    element = ElementTree.Element('plugin', filename=system.filename, name=system.name)
     children(element, parameters)
     return element
 

@@ -104,6 +104,10 @@ class VehicleTopics:
         """Return the TF frame id of a URDF link of this vehicle."""
         return frame_id(self.name, link)
 
+    def of_category(self, category: str) -> tuple:
+        """Return the sensors (``sensor``) or the lights (``light``), record order."""
+        return tuple(s for s in self.sensors if KINDS[s.kind].category == category)
+
 
 def frame_id(name: str, link: str) -> str:
     return f'{name}/{link}'
@@ -112,6 +116,11 @@ def frame_id(name: str, link: str) -> str:
 def ros_odometry_topic(name: str) -> str:
     """Return the vehicle's odometry topic on the ROS side."""
     return f'/{name}/odometry'
+
+
+def ros_joint_state_topic(name: str) -> str:
+    """Return the vehicle's joint states topic on the ROS side."""
+    return f'/{name}/joint_states'
 
 
 def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
@@ -126,28 +135,29 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     thrusters = []
     for part in record.parts:
         data = _part_type(catalogue, part)
-        if data.propeller is not None:
-            if part.is_base:
-                raise BlueRoboticsPartsError(
-                    f'the base part {part.name} ({part.type}) is a propeller: a thruster needs a '
-                    'joint to spin, so fit it in a continuous slot')
+        if data.propeller is not None and not part.is_base:  # a base has no joint to spin
             topic = f'{part.name}/thrust'
             gz_topic = f'/{name}/{topic}'
             thrusters.append(ThrusterTopics(part.name, part.type, f'{part.name}_joint', name,
                                             topic, gz_topic, gz_topic))
     root = record.base.name
-    sensors = tuple(sensor_topics(name, record, part, section, values)
-                    for part in record.parts
-                    for section, values in _part_type(catalogue, part).sensor_sections.items())
+    sensors = sensors_of(name, record, catalogue)
     return VehicleTopics(
         name=name, root_link=root, thrusters=tuple(thrusters),
         sensors=sensors,
         gz_joint_state_topic=f'/model/{name}/joint_state',
-        ros_joint_state_topic=f'/{name}/joint_states',
+        ros_joint_state_topic=ros_joint_state_topic(name),
         gz_odometry_topic=f'/model/{name}/odometry',
         ros_odometry_topic=ros_odometry_topic(name),
         gz_tf_topic=f'/model/{name}/tf', ros_tf_topic='/tf',
         odom_frame=frame_id(name, 'odom'), base_frame=frame_id(name, root))
+
+
+def sensors_of(name: str, record: AssemblyRecord, catalogue: Catalogue) -> tuple:
+    """Return the SensorTopics of every sensor and light of the vehicle, record order."""
+    return tuple(sensor_topics(name, record, part, section, values)
+                 for part in record.parts
+                 for section, values in _part_type(catalogue, part).sensor_sections.items())
 
 
 def sensor_topics(name: str, record: AssemblyRecord, part, section: str,

@@ -43,7 +43,7 @@ from .urdf_tree import floats, require_link, tree, unique
 from ..assembly import catalogue as part_catalogue, record as assembly_record
 from ..errors import (BlueRoboticsPartsError, NoParentJoint, NotAnAncestor, UnknownJoint,
                       UnknownLink, UnknownPart, UnknownSlot, VehicleError)
-from ..formats import sensor_kinds as sensors_registry
+from ..formats.sensor_kinds import KINDS
 
 # -- records -------------------------------------------------------------------------------------
 
@@ -156,17 +156,19 @@ class Vehicle:
         """
         robot = assembly_record.parse_urdf(urdf)
         record = assembly_record.read(robot, folder)
-        return _build(robot, record, part_catalogue.catalogue(
+        return cls.from_tree(robot, record, part_catalogue.catalogue(
             [path for _, path in record.part_files]))
 
     @classmethod
-    def from_tree(cls, robot: ElementTree.Element, record, catalogue) -> 'Vehicle':
+    def from_tree(cls, robot: ElementTree.Element, record, catalogue,
+                  names=None) -> 'Vehicle':
         """
         Build the model from a URDF tree already parsed (or written).
 
-        With its record and the part catalogue it was resolved with: nothing is read again.
+        With its record, the part catalogue it was resolved with and, from a build, its topic
+        names (model/topics.py): nothing is read or named again.
         """
-        return _build(robot, record, catalogue)
+        return _build(robot, record, catalogue, names)
 
     def __repr__(self) -> str:
         return (f'<Vehicle {self.name}: {len(self.links)} links, {len(self.joints)} joints, '
@@ -275,7 +277,7 @@ def _get(mapping: dict, key: str, error):
     raise error()
 
 
-def _build(robot: ElementTree.Element, recorded, catalogue) -> Vehicle:
+def _build(robot: ElementTree.Element, recorded, catalogue, names) -> Vehicle:
     link_elements = unique(robot.findall('link'), 'link')
     joints = {name: _joint(element) for name, element in
               unique(robot.findall('joint'), 'joint').items()}
@@ -309,35 +311,35 @@ def _build(robot: ElementTree.Element, recorded, catalogue) -> Vehicle:
         links[name] = _link(link_elements[name], joint, tuple(children[name]), part)
     ordered_joints = {links[name].parent_joint: joints[links[name].parent_joint]
                       for name in order[1:]}
-    actuators, sensors, lights = _devices(recorded, parts, catalogue)
+    actuators, sensors, lights = _devices(recorded, parts, catalogue, names)
     return Vehicle(recorded.robot_name or robot.get('name', ''), root, links, ordered_joints,
                    parts, slots, actuators, sensors, lights)
 
 
-def _devices(recorded, parts: dict, catalogue) -> tuple[dict, dict, dict]:
+def _devices(recorded, parts: dict, catalogue, names) -> tuple[dict, dict, dict]:
     """Actuators, sensors and lights from the part data of each instance (user parts too)."""
     actuators, sensors, lights = {}, {}, {}
     for part in parts.values():
         if part.type not in catalogue:
             raise VehicleError(f'part {part.name} has type {part.type}, which neither the '
                                "shipped library nor the URDF's recorded part files define")
-        data = catalogue[part.type]
-        if (propeller := data.propeller) is not None:
+        if (propeller := catalogue[part.type].propeller) is not None:
             actuators[part.name] = Actuator(
                 part.name, part.joint, part.type, propeller.rotation, propeller.diameter,
                 propeller.max_thrust, propeller.min_thrust, propeller.signed_thrust_coefficient,
                 None if propeller.max_rpm is None else propeller.max_rpm * 2.0 * math.pi / 60.0)
-        for section, values in data.sensor_sections.items():
-            try:
-                names = topics.sensor_topics(recorded.robot_name or 'vehicle', recorded,
-                                             recorded.part(part.name), section, values)
-            except BlueRoboticsPartsError as error:
-                raise VehicleError(str(error)) from None
-            record = Sensor(names.key, section, part.name, part.type, names.link,
-                            dict(names.frame_links),
-                            {key: _si(value) for key, value in values.items()})
-            target = lights if sensors_registry.KINDS[section].category == 'light' else sensors
-            target[names.key] = record
+    try:
+        found = names.sensors if names is not None else topics.sensors_of(
+            recorded.robot_name or 'vehicle', recorded, catalogue)
+    except BlueRoboticsPartsError as error:
+        raise VehicleError(str(error)) from None
+    for sensor in found:
+        values = catalogue[sensor.type].sensor_sections[sensor.kind]
+        record = Sensor(sensor.key, sensor.kind, sensor.instance, sensor.type, sensor.link,
+                        dict(sensor.frame_links),
+                        {key: _si(value) for key, value in values.items()})
+        target = lights if KINDS[sensor.kind].category == 'light' else sensors
+        target[sensor.key] = record
     return actuators, sensors, lights
 
 

@@ -41,14 +41,10 @@ from __future__ import annotations
 
 import math
 
-from .hydrostatics import Box, Cylinder, extent, Sphere
+from .hydrostatics import Box, Cylinder, extent, full_volume, Sphere
+from .water import AIR_DENSITY, GRAVITY, SEA_WATER_DENSITY
 from ..model.kinematics import Pose
 
-# m/s^2: the SDFormat world's <gravity> default, 0 0 -9.8 (gazebosim/sdformat, tag
-# sdformat14_14.9.0, sdf/1.11/world.sdf); config/worlds/water.sdf does not set it.
-GRAVITY = 9.8
-SEA_WATER_DENSITY = 1025.0  # kg/m^3, below z = 0 in config/worlds/water.sdf
-AIR_DENSITY = 1.0  # kg/m^3, above z = 0 in config/worlds/water.sdf
 
 # A cylinder's exact cut uses a prism of this many sides: its volume is pi r^2 L times
 # sin(2 pi / n) n / (2 pi), 0.1% low at 128 sides.
@@ -103,7 +99,7 @@ def harmonic(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY
         placed = body.compose(shape.pose)
         depth = -placed.translation[2]  # the plane's offset in the shape frame
         below, local_z = _harmonic_below(shape, depth)
-        total = _volume(shape)
+        total = full_volume(shape)
         if below > 0:
             wrench.add(water * GRAVITY * below, placed.apply((0.0, 0.0, local_z)), about)
         if total - below > 1e-15:
@@ -146,14 +142,6 @@ def _harmonic_below(shape, depth: float) -> tuple:
     return footprint * wet, (-height / 2 + wet / 2) if wet < height else 0.0
 
 
-def _volume(shape) -> float:
-    if isinstance(shape, Box):
-        return shape.size[0] * shape.size[1] * shape.size[2]
-    if isinstance(shape, Cylinder):
-        return math.pi * shape.radius ** 2 * shape.length
-    return 4.0 / 3.0 * math.pi * shape.radius ** 3
-
-
 # -- the exact cut: convex polyhedra clipped by the world plane ---------------------------------
 
 def _whole(shape, placed: Pose) -> tuple:
@@ -161,7 +149,7 @@ def _whole(shape, placed: Pose) -> tuple:
     if isinstance(shape, Cylinder):
         vertices, faces = _prism(shape, placed)
         return _polyhedron_volume(vertices, faces)
-    return _volume(shape), placed.translation
+    return full_volume(shape), placed.translation
 
 
 def _below(shape, placed: Pose) -> tuple:

@@ -55,10 +55,9 @@ import struct
 
 from ..errors import EchosounderError
 
-# sensor_msgs/msg/Range radiation types (the message's constants, repeated so this module
-# needs no ROS): the Ping is an acoustic ranger.
+# sensor_msgs/msg/Range's radiation type ULTRASOUND (repeated so this module needs no ROS):
+# the Ping is an acoustic ranger.
 ULTRASOUND = 0
-INFRARED = 1
 
 
 def scan_to_range(ranges, range_min: float, range_max: float) -> float:

@@ -45,13 +45,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 import math
 
+from .water import SEA_WATER_DENSITY
 from ..assembly.record import parse_urdf
 from ..errors import HydrostaticsError
 from ..model import kinematics
 from ..model.urdf_tree import floats
 from ..model.vehicle import Vehicle
 
-SEA_WATER_DENSITY = 1025.0  # kg/m^3, standard (PART_FACTS.md)
 _TOLERANCE = 1e-9  # m, on the waterline
 
 

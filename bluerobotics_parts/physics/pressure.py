@@ -38,10 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from .buoyancy import GRAVITY, SEA_WATER_DENSITY
+from .water import GRAVITY, SEA_WATER_DENSITY, STANDARD_ATMOSPHERE
 from ..errors import PressureError
-
-STANDARD_ATMOSPHERE = 101325.0  # Pa (ISO 2533 standard atmosphere at sea level)
 
 
 def rotate(quaternion, vector) -> tuple:

@@ -68,11 +68,11 @@ def installed_fraction(base_part) -> float:
     return float(section.get('fraction', 1.0))
 
 
-def thrust_limits(manifest, catalogue) -> dict:
-    """Return the ThrustLimits of every fitted propeller, by instance, in manifest order."""
-    fraction = installed_fraction(catalogue[manifest.base.type])
+def thrust_limits(record, catalogue) -> dict:
+    """Return the ThrustLimits of every fitted propeller, by instance, in record order."""
+    fraction = installed_fraction(catalogue[record.base.type])
     limits = {}
-    for part in manifest.parts:
+    for part in record.parts:
         propeller = catalogue[part.type].propeller
         if propeller is not None:
             limits[part.name] = ThrustLimits(part.name, part.type, propeller.max_thrust,

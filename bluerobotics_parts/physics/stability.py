@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from . import buoyancy, hydrostatics
+from . import buoyancy, hydrostatics, water
 from ..errors import StabilityError
 from ..model import kinematics
 from ..model.kinematics import Pose
@@ -70,11 +70,11 @@ class Rest:
 
     @property
     def gm_t(self) -> float:
-        return self.roll_stiffness / (self.mass * buoyancy.GRAVITY)
+        return self.roll_stiffness / (self.mass * water.GRAVITY)
 
     @property
     def gm_l(self) -> float:
-        return self.pitch_stiffness / (self.mass * buoyancy.GRAVITY)
+        return self.pitch_stiffness / (self.mass * water.GRAVITY)
 
     @property
     def pose(self) -> Pose:
@@ -117,7 +117,7 @@ class _Solver:
         self.vehicle, self.poses, self.shapes = vehicle, poses, shapes
         self.mass, self.centre = properties.mass, properties.centre
         self.wrench, self.options, self.name = wrench, options, name
-        self.weight = self.mass * buoyancy.GRAVITY
+        self.weight = self.mass * water.GRAVITY
 
     def residual(self, z, roll, pitch) -> tuple:
         """(net upward force, roll moment, pitch moment), scaled by the weight (and 1 m)."""
@@ -182,8 +182,8 @@ class _Solver:
     def displaced(self, z, roll, pitch) -> float:
         body = Pose.from_xyz_rpy((0.0, 0.0, z), (roll, pitch, 0.0))
         wet = self.wrench(self.shapes, body, (0, 0, 0), **{**self.options, 'air': 0.0})
-        return wet.force / (self.options.get('water', buoyancy.SEA_WATER_DENSITY)
-                            * buoyancy.GRAVITY)
+        return wet.force / (self.options.get('water', water.SEA_WATER_DENSITY)
+                            * water.GRAVITY)
 
     def hull_extent(self, state) -> tuple:
         """(lowest, highest) z in the world of the root link's own collision shapes."""

@@ -32,43 +32,14 @@ import numpy
 
 from .canvas import Canvas, text_size
 from .scene import build_scene, Scene
+from .views import View, VIEW_NAMES as DEFAULT_VIEWS, VIEWS
 
-from ..cli.render import VIEW_NAMES
-
-DEFAULT_VIEWS = VIEW_NAMES
 AXIS_COLOURS = ((214, 39, 40), (44, 160, 44), (31, 119, 180))  # x, y, z
 INK, MUTED, PAPER = (25, 25, 30), (120, 120, 128), (255, 255, 255)
 WATER = (70, 140, 220)
 LABEL_SIZE, TITLE_SIZE = 13, 16
 PANEL_MARGIN = 34  # pixels inside each panel edge kept free of the vehicle
 TRIAD_LENGTH = 0.05  # m
-
-
-@dataclass(frozen=True)
-class View:
-    name: str
-    title: str
-    direction: tuple  # from the eye into the scene
-    up: tuple  # what should point up on the screen (before orthogonalising)
-
-    def axes(self) -> tuple:
-        """Return unit (right, up, into) vectors of the screen in the root frame."""
-        into = numpy.array(self.direction, dtype=float)
-        into /= numpy.linalg.norm(into)
-        right = numpy.cross(into, self.up)
-        right /= numpy.linalg.norm(right)
-        return right, numpy.cross(right, into), into
-
-
-_ELEVATION, _AZIMUTH = math.radians(30), math.radians(45)
-VIEWS = {
-    'iso': View('iso', 'iso: from ahead, starboard and above',
-                (-math.cos(_ELEVATION) * math.cos(_AZIMUTH),
-                 math.cos(_ELEVATION) * math.sin(_AZIMUTH), -math.sin(_ELEVATION)), (0, 0, 1)),
-    'top': View('top', 'top: x right, y up', (0, 0, -1), (0, 1, 0)),
-    'side': View('side', 'side, from starboard: x right, z up', (0, 1, 0), (0, 0, 1)),
-    'front': View('front', 'front, from ahead: y right, z up', (-1, 0, 0), (0, 0, 1)),
-}
 
 
 @dataclass(frozen=True)

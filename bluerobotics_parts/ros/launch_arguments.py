@@ -31,9 +31,9 @@ import re
 from xml.etree import ElementTree
 
 from .. import paths
-from ..assembly import pipeline
 from ..errors import BlueRoboticsPartsError, LaunchArgumentError
 from ..files import inputs
+from ..formats.config import check_vehicle_name
 from ..gazebo import composition as gazebo
 
 BOOLEAN_CHOICES = ('true', 'false')
@@ -145,7 +145,7 @@ def _parse(argument: Argument, text: str):
     if argument.kind == 'name':
         if text:
             try:
-                pipeline.check_vehicle_name(text)
+                check_vehicle_name(text)
             except BlueRoboticsPartsError as error:
                 raise LaunchArgumentError(f'{shown}: {error}') from None
         return text or None

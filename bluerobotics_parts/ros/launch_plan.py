@@ -41,7 +41,7 @@ connect.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 import shlex
 
@@ -49,6 +49,7 @@ from . import gazebo_detection
 from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
 from .launch_artefacts import artefact_dir, write_artefacts
 from ..description import cache
+from ..formats.sensor_kinds import KINDS
 from ..paths import BRIDGE_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
@@ -67,16 +68,6 @@ class NodeSpec:
     arguments: tuple = ()
     remappings: tuple = ()  # of (from, to)
     output: str = 'screen'
-
-    def to_data(self) -> dict:
-        """Return the node as plain data (JSON: the launch's cache)."""
-        return asdict(self)
-
-    @classmethod
-    def from_data(cls, data: dict) -> 'NodeSpec':
-        """Return the node ``to_data`` gave (lists back to the tuples they were)."""
-        return cls(**{**data, 'arguments': tuple(data['arguments']),
-                      'remappings': tuple(tuple(pair) for pair in data['remappings'])})
 
 
 @dataclass(frozen=True)
@@ -102,6 +93,50 @@ class LaunchPlan:
         return {'gz_args': self.gz_args, 'on_exit_shutdown': 'true'}
 
 
+@dataclass(frozen=True)
+class Converter:
+    """A sensor's converter node: its kind (whose registry entry names the program)."""
+
+    kind: str  # the part-data section (formats/sensor_kinds.py: ``converter``)
+    instance: str
+    parameters: dict
+
+    @property
+    def executable(self) -> str:
+        return KINDS[self.kind].converter
+
+
+@dataclass(frozen=True)
+class LaunchVehicle:
+    """What the launch keeps of the built vehicle (a cache entry holds it)."""
+
+    name: str
+    artefacts: dict  # file name -> text: the URDF, bridge.yaml, the RViz view
+    identity: str  # the description identity
+    converters: tuple  # of Converter
+    spawn_z: float  # where z:=auto spawns it
+    counts: str  # parts, thrusters, sensors, lights: for the summary line
+
+    def to_data(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data) -> 'LaunchVehicle | None':
+        """Return the vehicle a cache entry holds, None unless it has exactly this shape."""
+        try:
+            vehicle = cls(**{**data, 'converters': tuple(
+                Converter(**converter) for converter in data['converters'])})
+        except (TypeError, KeyError):
+            return None
+        ok = (isinstance(vehicle.name, str) and isinstance(vehicle.identity, str)
+              and isinstance(vehicle.counts, str) and isinstance(vehicle.spawn_z, float)
+              and isinstance(vehicle.artefacts, dict)
+              and all(isinstance(v, str) for v in vehicle.artefacts.values())
+              and all(isinstance(c.kind, str) and isinstance(c.instance, str)
+                      and isinstance(c.parameters, dict) for c in vehicle.converters))
+        return vehicle if ok else None
+
+
 def plan(values, environ=None,
          gazebo_running=gazebo_detection.running_gazebo_worlds) -> LaunchPlan:
     """
@@ -112,77 +147,72 @@ def plan(values, environ=None,
     """
     args = parse_arguments(values, ARGUMENTS)
     vehicle = _vehicle(args, environ)
-    name = vehicle['name']
+    name = vehicle.name
     folder = artefact_dir(name, environ)
     world = args['world']
     gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
     write_artefacts(folder, {file: text.encode('utf-8')
-                             for file, text in vehicle['artefacts'].items()})
+                             for file, text in vehicle.artefacts.items()})
 
     urdf_file, bridge_file = folder / URDF_FILE, folder / BRIDGE_FILE
-    state_publisher = NodeSpec.from_data(vehicle['state_publisher'])
     nodes = [
-        replace(state_publisher, parameters={
-            **state_publisher.parameters, 'robot_description': vehicle['artefacts'][URDF_FILE]}),
+        _state_publisher(name, vehicle.artefacts[URDF_FILE]),
         NodeSpec('ros_gz_sim', 'create', f'{name}_create',
-                 arguments=_spawn_arguments(name, urdf_file, args, vehicle['spawn_z'],
+                 arguments=_spawn_arguments(name, urdf_file, args, vehicle.spawn_z,
                                             gazebo.world_name)),
         NodeSpec('ros_gz_bridge', 'parameter_bridge', f'{name}_bridge',
                  parameters={'config_file': str(bridge_file)}),
     ]
-    nodes += [NodeSpec.from_data(node) for node in vehicle['converters']]
+    nodes += [NodeSpec('bluerobotics_parts', c.executable, f'{c.instance}_{c.executable}', name,
+                       parameters=c.parameters) for c in vehicle.converters]
     if args['rviz']:
         nodes.append(_rviz(name, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
-    summary = (f"bluerobotics_parts: vehicle {name} ({vehicle['counts']}), "
-               f"description {vehicle['identity']}, artefacts in {folder}; {gazebo.note}")
+    summary = (f'bluerobotics_parts: vehicle {name} ({vehicle.counts}), '
+               f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}')
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
-                      world, gz_args, args['use_sim_time'], tuple(nodes), vehicle['identity'],
+                      world, gz_args, args['use_sim_time'], tuple(nodes), vehicle.identity,
                       summary)
 
 
-def _vehicle(args: dict, environ=None) -> dict:
+def _vehicle(args: dict, environ=None) -> LaunchVehicle:
     """
     Return what the launch needs of the built vehicle, reused when its inputs are unchanged.
 
-    A build cache entry (cache.py, under ``$ROS_HOME``): the artefacts' text, the nodes that
-    depend on the vehicle alone, the spawn depth, the identity. The pose, the world and the
-    other arguments are applied after, so they never miss the cache.
+    A build cache entry (description/cache.py, under ``$ROS_HOME``). The pose, the world and
+    the other arguments are applied after, so they never miss the cache.
     """
     return cache.reuse(cache.folder(environ, launch=True),
                        (args['config'], args['name'], args['gz_release'], args['current'],
-                        'launch'), lambda: build_vehicle(args))
+                        'launch'), lambda: build_vehicle(args), LaunchVehicle)
 
 
-def build_vehicle(args: dict) -> dict:
-    """Build the vehicle and return the launch's part of it (``_vehicle``), uncached."""
+def build_vehicle(args: dict) -> tuple:
+    """Build the vehicle (uncached): the launch's part of it, and the user files read."""
+    from .converters import converter_parameters
     from .rviz_view import vehicle_rviz
     from .. import build as build_module
-    from ..description.export import description_sources
-    from ..description.identity import identity_of
-    from ..formats.sensor_kinds import KINDS
-    from ..model import topics
+    from ..description.identified import identified_build
+    from ..model import kinematics
 
-    result = build_module.build(args['config'], name=args['name'], gz_release=args['gz_release'],
-                                current=args['current'])
-    names = topics.vehicle_topics(result.resolved.record, result.catalogue, result.name)
+    made = identified_build(args['config'], name=args['name'], gz_release=args['gz_release'],
+                            current=args['current'])
+    result, names = made.build, made.build.topics
     artefacts = {file: data.decode('utf-8')
                  for file, data in build_module.artefacts(result).items()}
     artefacts[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame)
-    files, sources = description_sources(result)
-    categories = [(category, [s for s in names.sensors if KINDS[s.kind].category == category])
-                  for category in ('sensor', 'light')]
-    return {
-        'name': result.name, 'artefacts': artefacts, 'identity': identity_of(files),
-        # without robot_description: the plan puts the URDF in (the entry holds it once)
-        'state_publisher': _state_publisher(names, '').to_data(),
-        'converters': [node.to_data() for node in converter_nodes(names, result)],
-        'spawn_z': spawn_z(result),
-        'counts': f'parts {len(result.resolved.record.parts)}, thrusters '
-                  f'{len(names.thrusters)}, ' + ', '.join(
-                      f'{category}s {len(found)}' for category, found in categories),
-        'files_read': cache.digests_read(files, sources),
-    }
+    poses = kinematics.link_poses(result.vehicle)
+    converters = tuple(
+        Converter(sensor.kind, sensor.instance, converter_parameters(
+            sensor, result.catalogue[sensor.type].sensor_sections[sensor.kind],
+            poses[sensor.link]))
+        for sensor in names.sensors if KINDS[sensor.kind].converter is not None)
+    counts = (f'parts {len(result.resolved.record.parts)}, thrusters {len(names.thrusters)}, '
+              + ', '.join(f'{category}s {len(names.of_category(category))}'
+                          for category in ('sensor', 'light')))
+    vehicle = LaunchVehicle(result.name, artefacts, made.identity, converters, spawn_z(result),
+                            counts)
+    return vehicle, made.files_read
 
 
 def spawn_z(result) -> float:
@@ -205,37 +235,13 @@ def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,
     return tuple(spawn)
 
 
-def converter_nodes(names, result) -> list:
-    """
-    Return the converter node of every sensor whose kind has one (sensors.KINDS).
-
-    The echosounder's ``scan_to_range``, the pressure sensor's ``pose_to_pressure``; named
-    ``<instance>_<executable>`` in the vehicle's namespace, parameters from the registry.
-    """
-    from ..formats import sensor_kinds as sensors
-    from ..model import kinematics
-
-    poses = kinematics.link_poses(result.vehicle)
-    nodes = []
-    for sensor in names.sensors:
-        executable = sensors.KINDS[sensor.kind].converter
-        if executable is None:
-            continue
-        values = result.catalogue[sensor.type].sensor_sections[sensor.kind]
-        nodes.append(NodeSpec('bluerobotics_parts', executable,
-                              f'{sensor.instance}_{executable}', names.name,
-                              parameters=sensors.converter_parameters(sensor, values,
-                                                                      poses[sensor.link])))
-    return nodes
-
-
-def _state_publisher(names, urdf: str) -> NodeSpec:
-    from ..model.topics import frame_id
+def _state_publisher(name: str, urdf: str) -> NodeSpec:
+    from ..model.topics import frame_id, ros_joint_state_topic
 
     return NodeSpec('robot_state_publisher', 'robot_state_publisher', 'robot_state_publisher',
-                    names.name, parameters={'robot_description': urdf,
-                                            'frame_prefix': frame_id(names.name, '')},
-                    remappings=(('joint_states', names.ros_joint_state_topic),))
+                    name, parameters={'robot_description': urdf,
+                                      'frame_prefix': frame_id(name, '')},
+                    remappings=(('joint_states', ros_joint_state_topic(name)),))
 
 
 def _rviz(name: str, config_file: Path) -> NodeSpec:
@@ -269,7 +275,7 @@ def display_plan(values, environ=None) -> DisplayPlan:
     folder = artefact_dir(names.name, environ)
     write_artefacts(folder, {DISPLAY_RVIZ_FILE: vehicle_rviz(names).encode('utf-8')})
     nodes = (
-        _state_publisher(names, resolved.urdf),
+        _state_publisher(names.name, resolved.urdf),
         NodeSpec('joint_state_publisher_gui', 'joint_state_publisher_gui',
                  'joint_state_publisher_gui', names.name,
                  remappings=(('joint_states', names.ros_joint_state_topic),)),

@@ -1,0 +1,46 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""The parameters of each sensor kind's converter node (the kinds' ``converter``)."""
+
+from __future__ import annotations
+
+
+def converter_parameters(names, values: dict, root_pose) -> dict:
+    """
+    Return the parameters of a sensor's converter node (launch_plan starts it).
+
+    ``root_pose``: the sensor link's pose in the vehicle's root link (kinematics.Pose).
+    """
+    return PARAMETERS[names.kind](names, values, root_pose)
+
+
+def _range_parameters(names, values: dict, root_pose) -> dict:
+    """Return scan_to_range's parameters (range_node.py reads them)."""
+    return {'scan_topic': names.ros['scan'], 'range_topic': names.ros['range'],
+            'frame_id': names.frame_id, 'field_of_view': float(values['beam_width']),
+            'min_range': float(values['range_min']), 'max_range': float(values['range_max'])}
+
+
+def _pressure_parameters(names, values: dict, root_pose) -> dict:
+    """Return pose_to_pressure's parameters (pressure_node.py reads them)."""
+    return {'odometry_topic': names.odometry_topic, 'pressure_topic': names.ros['pressure'],
+            'frame_id': names.frame_id, 'offset': list(root_pose.translation),
+            'max_pressure': float(values['max_pressure']),
+            'update_rate': float(values['update_rate'])}
+
+
+#: Per part-data section whose kind has a converter: its node's parameters.
+PARAMETERS = {'echosounder': _range_parameters, 'pressure': _pressure_parameters}
