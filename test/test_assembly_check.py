@@ -301,3 +301,15 @@ def test_a_missing_joint_is_named(default_urdf):
     root.remove(root.find("joint[@name='flag_joint']"))
     found = messages(assembly.problems(None, root))
     assert found and 'flag_joint' in found[0], found
+
+
+def test_the_documented_names_are_on_the_assembly_folder(tmp_path):
+    """DESIGN.md's ``bluerobotics_parts.assembly.check`` / ``problems``; resolve_config too."""
+    import bluerobotics_parts.assembly as documented
+
+    resolved = documented.resolve_config(None)
+    documented.check(None, resolved.urdf)
+    assert documented.problems(None, resolved.urdf) == []
+    other = write_config(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n')
+    with pytest.raises(AssemblyError):
+        documented.check(other, resolved.urdf)

@@ -33,6 +33,7 @@ from xml.etree import ElementTree
 from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.formats.sensor_kinds import KINDS
 from bluerobotics_parts.gazebo.composition import CARRIER_MASS
+from bluerobotics_parts.gazebo.sensor_blocks import BLOCKS
 from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.topics import vehicle_topics
 from conftest import REPO, run, SHIPPED_CONFIGS, tool, write_config
@@ -207,8 +208,7 @@ def test_every_sensor_sits_on_the_root_link_at_its_frame(case):
     result, _, model, xml = case
     names = vehicle_topics(result.resolved.record, result.catalogue, result.name)
     sensors = root_sensors(result, model)
-    written = [s for s in names.sensors if KINDS[s.kind].block is not None
-               and KINDS[s.kind].category == 'sensor']
+    written = [s for s in names.sensors if s.kind in BLOCKS and KINDS[s.kind].category == 'sensor']
     assert sorted(sensors) == sorted(s.sensor_name for s in written)
     poses = kinematics.link_poses(result.vehicle)
     for names_of in written:

@@ -13,4 +13,20 @@
 # limitations under the License.
 
 
-"""Config to URDF: the catalogue, the slot resolution, the URDF and its record, the check."""
+"""
+Config to URDF: the catalogue, the slot resolution, the URDF and its record, the check.
+
+``resolve_config(config)`` (pipeline.py) resolves and checks; ``check(config, urdf)`` and
+``problems(config, urdf)`` (urdf_check.py) hold a URDF to its config. Importing this folder
+loads nothing until one of them is used.
+"""
+
+_LAZY = {'check': 'urdf_check', 'problems': 'urdf_check', 'resolve_config': 'pipeline'}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f'.{_LAZY[name]}', __name__), name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
