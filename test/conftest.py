@@ -26,8 +26,10 @@ from xml.etree import ElementTree
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:  # tests import the package from this checkout
-    sys.path.insert(0, str(REPO))
+SUPPORT = Path(__file__).resolve().parent / 'support'  # the tests' helpers and doubles
+for folder in (REPO, SUPPORT):  # the package from this checkout, and the helpers
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 # Every test builds for real (and child processes inherit this): the build cache is tested on
 # its own, in test_cache.py, and must not let one test's build stand in for another's.

@@ -47,7 +47,7 @@ import time
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DOUBLES = Path(__file__).resolve().parent / 'ros_doubles'
 RECORDS_ENV = 'BLUEROBOTICS_PARTS_TEST_RECORDS'
 REAL_GZ_ENV = 'BLUEROBOTICS_PARTS_TEST_REAL_GZ'  # the gz recorder forwards to this gz

@@ -24,7 +24,7 @@ import re
 import subprocess
 import sys
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 IDENTITY_LINE = re.compile(r'^identity: (sha256:[0-9a-f]{64})$', re.MULTILINE)
 MANIFEST = 'description_manifest.json'
 MAST_CONFIG = """\

@@ -29,7 +29,7 @@ from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.build import build_gazebo
 from conftest import CONFIG_DIR, REPO, run, tool
 import gz_support
-from test_launch_plan import make_plan, nodes_by_executable, option
+from plans import make_plan, nodes_by_executable, option
 
 WORLD = REPO / 'config' / 'worlds' / 'underwater.sdf'
 WATER = REPO / 'config' / 'worlds' / 'water.sdf'

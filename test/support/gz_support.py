@@ -45,7 +45,7 @@ import sys
 import tempfile
 from xml.etree import ElementTree
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
 SENSORS_SYSTEM = 'gz::sim::systems::Sensors'
 # The world systems the scenarios use; the shipped world's others (Sensors, which renders, and

@@ -20,7 +20,7 @@ whose URDFs urdfdom's check_urdf accepts, or a project error (a BlueRoboticsPart
 the commands print as a message) each of whose messages names its file and line (every input
 here is a file). Any other exception, more than 2 s or more than 300 MB of
 memory for one input fails the test and names the seed, so the case can be replayed with
-``python test/test_fuzz.py SEED``. BLUEROBOTICS_PARTS_FUZZ_EXAMPLES sets the count (the
+``python test/system/test_fuzz.py SEED``. BLUEROBOTICS_PARTS_FUZZ_EXAMPLES sets the count (the
 default keeps the test to about a minute on the CI machine).
 """
 
@@ -148,7 +148,7 @@ def test_every_fuzzed_input_builds_or_is_refused_with_a_message(tmp_path):
     assert refused >= EXAMPLES // 4
 
 
-if __name__ == '__main__':  # replay one seed: python test/test_fuzz.py SEED [FOLDER]
+if __name__ == '__main__':  # replay one seed: python test/system/test_fuzz.py SEED [FOLDER]
     import tempfile
 
     sys.path.insert(0, str(REPO))

@@ -16,7 +16,7 @@
 The resolver (urdf/assembly.xacro): the default BlueBoat and one test per resolution rule.
 
 Run through the checked pipeline (what every command uses) unless a test is about the xacro
-command line itself (test_resolver_errors.py).
+command line itself (assembly/test_resolution_errors.py).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ import re
 import sys
 import threading
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ASSEMBLY_XACRO = REPO / 'urdf' / 'assembly.xacro'
 SHIPPED_PARTS = REPO / 'urdf' / 'parts'
 

@@ -37,7 +37,7 @@ from conftest import CONFIG_DIR
 import gz_support
 import numpy as np
 import pytest
-from test_bluerov2_thrusters import AXES, FRAMES
+from test_rov_thrusters import AXES, FRAMES
 
 DEPTH = 5.0  # m: deep enough that the surface plays no part for the first seconds
 DISTURBANCE = 20.0  # deg

@@ -31,7 +31,7 @@ import pytest
 import trimesh
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PARTS_DIR = REPO / 'urdf' / 'parts'
 MESH_DIR = REPO / 'meshes'
 SCRIPT = REPO / 'tools' / 'make_meshes.py'

@@ -15,7 +15,7 @@
 """
 ``bluerobotics-parts info``: the figures against hand calculations.
 
-What the simulation shows is compared with the same figures in test_gz_behaviour.py.
+What the simulation shows is compared with the same figures in gazebo/test_boat_in_gazebo.py.
 """
 
 from __future__ import annotations

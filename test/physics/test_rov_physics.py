@@ -153,7 +153,7 @@ def test_surfaced_it_rests_level_and_harmonics_buoyancy_keeps_its_stiffness(rov)
     Float it at the surface under exact hydrostatics and under Harmonic's per-shape cut.
 
     It rests level either way, and the split foam keeps Harmonic's roll and pitch stiffness
-    within 4% of exact (as the BlueBoat's hull boxes, test_hydrostatics.py).
+    within 4% of exact (as the BlueBoat's hull boxes, physics/test_hydrostatics.py).
     """
     _, urdf, _, _, _ = rov
     exact, harmonic = stability.rest(urdf, 'exact'), stability.rest(urdf, 'harmonic')

@@ -15,8 +15,8 @@
 """
 The folder swap's own promises, on real folders: modes kept, nothing lost when retiring.
 
-The end-to-end behaviour (concurrent and killed exports) is in test_export_concurrency.py;
-here are the cases that a real export only meets in a moment too short to hit on purpose.
+The end-to-end behaviour (concurrent and killed exports) is in test_export_concurrency.py; here
+are the cases that a real export only meets in a moment too short to hit on purpose.
 """
 
 from __future__ import annotations

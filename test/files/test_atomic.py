@@ -201,7 +201,7 @@ def test_the_file_system_root_is_no_output_folder(folder):
                                     'launch', 'bluerobotics_parts'])
 def test_the_package_itself_is_no_output_folder(inside):
     folder = paths.share_dir() / inside if inside != 'bluerobotics_parts' else \
-        Path(__file__).resolve().parent.parent / 'bluerobotics_parts'
+        Path(__file__).resolve().parents[2] / 'bluerobotics_parts'
     with pytest.raises(OutputError, match='part of the bluerobotics_parts package'):
         check_output_folder(folder)
 

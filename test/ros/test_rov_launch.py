@@ -28,9 +28,9 @@ from pathlib import Path
 from bluerobotics_parts.errors import LaunchArgumentError
 from bluerobotics_parts.ros import launch_plan
 from conftest import CONFIG_DIR, write_config
+from plans import make_plan, nodes_by_executable, option
 import pytest
 from test_launch_files import load, nodes, prefix, ros_launch, visit  # noqa: F401 (fixtures)
-from test_launch_plan import make_plan, nodes_by_executable, option
 from test_launch_runs import BRIDGE, CREATE, only, RSP, RVIZ, shut_down, vehicle
 import yaml
 

@@ -86,7 +86,7 @@ def test_bad_parameters_are_named(kwargs, words):
 
 
 def test_the_launch_plan_gives_the_rov_its_converter(tmp_path):
-    from test_launch_plan import make_plan, nodes_by_executable
+    from plans import make_plan, nodes_by_executable
 
     plan = make_plan(tmp_path, config=CONFIG_DIR / 'bluerov2.yaml')
     (node,) = nodes_by_executable(plan)['pose_to_pressure']

@@ -31,29 +31,13 @@ from bluerobotics_parts.errors import BlueRoboticsPartsError, LaunchArgumentErro
 from bluerobotics_parts.ros import (gazebo_detection, launch_arguments, launch_artefacts,
                                     launch_plan)
 from conftest import CONFIG_DIR, parse, write_config
+from plans import make_plan, nodes_by_executable, option
 import pytest
 import yaml
 
 
 def never_asked():
     raise AssertionError('the Gazebo detector must not be asked')
-
-
-def make_plan(ros_home: Path, gazebo_running=lambda: (), **values):
-    return launch_plan.plan({k: str(v) for k, v in values.items()},
-                            {'ROS_HOME': str(ros_home), 'HOME': str(ros_home)}, gazebo_running)
-
-
-def nodes_by_executable(plan) -> dict:
-    found = {}
-    for spec in plan.nodes:
-        found.setdefault(spec.executable, []).append(spec)
-    return found
-
-
-def option(arguments, flag: str) -> str:
-    arguments = list(arguments)
-    return arguments[arguments.index(flag) + 1]
 
 
 @pytest.fixture(scope='module')
@@ -70,7 +54,7 @@ def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_arguments.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
                            'use_sim_time', 'gazebo', 'gz_release', 'current']
-    assert table['current'].default == ''  # still water (test_gazebo.py tests the rest)
+    assert table['current'].default == ''  # still water (gazebo/test_composition.py: the rest)
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table['config'].default) == paths.default_config()
     assert Path(table['world'].default) == paths.default_world()
