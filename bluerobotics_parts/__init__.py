@@ -16,13 +16,11 @@
 bluerobotics_parts: Blue Robotics vehicles from a few lines of YAML.
 
 Slot-based assembly turns a config into a URDF that records what it fitted (the assembly
-record); the check, the Gazebo composition, the bridge generator and the vehicle model read
-that record. See README.md and docs/.
+record), which the check, the Gazebo composition, the bridge and the vehicle model read (see
+README.md and docs/). Importing the package is cheap: these names load on first use.
 
     from bluerobotics_parts import Assembly
     urdf = Assembly().fit('motor_port', 't200_thruster_ccw').build()
-
-Importing the package is cheap: the names below load their modules on first use.
 """
 
 __version__ = '0.1.0'

@@ -15,22 +15,11 @@
 """
 Compose a vehicle in Python instead of YAML: from a test, a notebook or a fleet generator.
 
-An ``Assembly`` holds config data, the same structure a YAML config has, and nothing else:
-``to_dict`` / ``to_yaml`` give a config the loader accepts, and ``build`` resolves it through
-the pipeline every entry point takes. Each change is made on a copy, resolved, and kept only
-if the resolution finds no problem, so an Assembly never holds a config with a mistake a call
-can know about (an unknown type, an unknown slot on a known instance, a type a slot does not
-accept, a slot configured twice, a name used twice, ...), and the message is the one the
-config file would get. Only references to instances that are not there yet (``of:`` or
-``parent:`` naming an instance a later call may add) wait for ``build``.
-
-Mutating methods return the Assembly, so calls chain::
-
-    boat = (Assembly(name='boat2')
-            .fit('motor_port', 't200_thruster_ccw')
-            .empty('ping_mount')
-            .place('blueboat_antenna_mast', 'aft_mast', xyz=(-0.3, 0, 0.2)))
-    urdf = boat.build()
+An ``Assembly`` holds config data and nothing else: ``to_dict`` / ``to_yaml`` give a config the
+loader accepts, and ``build`` resolves it through the pipeline every entry point takes. Each
+change is resolved on a copy and kept only if it has no mistake a call can know about, with the
+message the config file would get; only references to instances a later call may add wait for
+``build``.
 """
 
 from __future__ import annotations
@@ -57,6 +46,14 @@ class Assembly:
 
     ``part_files`` are the user's part files; relative paths are taken from the current
     folder and stored absolute, so the config means the same wherever it is written.
+
+    Mutating methods return the Assembly, so calls chain::
+
+        boat = (Assembly(name='boat2')
+                .fit('motor_port', 't200_thruster_ccw')
+                .empty('ping_mount')
+                .place('blueboat_antenna_mast', 'aft_mast', xyz=(-0.3, 0, 0.2)))
+        urdf = boat.build()
     """
 
     def __init__(self, name: str | None = None, base_type: str | None = None,

@@ -14,7 +14,7 @@
 
 
 """
-``build``: config -> checked URDF -> Gazebo composition + bridge YAML, in memory.
+``build_gazebo``: config -> checked URDF -> Gazebo composition + bridge YAML, in memory.
 
 The config is resolved once (assembly/pipeline.py) and the topic names computed once
 (model/topics.py); the composition, the bridge and the vehicle model read that record, the

@@ -136,11 +136,6 @@ class AssemblyError(ConfigError):
         Exception.__init__(self, '\n'.join(str(p) for p in self.problems))
 
 
-#: The name earlier versions raised for mistakes the xacro expansion found; the Python
-#: resolution reports them now, as AssemblyError.
-ResolveError = AssemblyError
-
-
 class OutputError(BlueRoboticsPartsError):
     """
     An output file or folder that cannot be written.

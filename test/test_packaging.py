@@ -17,11 +17,9 @@
 
 The installed package must find its data (urdf/, meshes/, config/) under the environment's
 share/bluerobotics_parts, not in this checkout. No package index is asked (a buildfarm has
-none): the install runs with ``--no-index --no-deps --no-build-isolation``, and the new
-environment sees this environment's packages (PyYAML, xacro, setuptools, wheel) through a .pth
-file appended after its own site-packages, so the package it imports is the one just installed.
-``--ignore-installed``: pip sees this environment's (editable) install through that file too,
-and must not uninstall it.
+none): ``--no-index --no-deps --no-build-isolation``, this environment's packages (PyYAML,
+xacro, setuptools, wheel) seen through a .pth file after the new site-packages, and
+``--ignore-installed`` so pip does not uninstall this environment's editable install.
 """
 
 from __future__ import annotations

@@ -119,7 +119,7 @@ def test_no_import_cycle(graph):
 
 
 def test_the_checks_see_imports_inside_functions():
-    """A function-level import counts: render.py once took the CLI's view names that way."""
+    """An import inside a function counts like one at the top of the module."""
     assert 'model.kinematics' in GRAPH['ros.launch_plan']  # imported in build_vehicle only
 
 

@@ -15,12 +15,12 @@
 """
 Config -> checked URDF with its record: the one path every command and the API take.
 
-The config is read once (config.py: its shape, every problem at once), resolved once
-(resolution.py: the rules of seed 000, every problem at once), and, when nothing is wrong,
-written once as an XML tree (urdf_writer.py). The result carries the tree, its text and the
-record, so later steps (Gazebo composition, bridge, vehicle model, export) need not parse or
-resolve anything again. No xacro runs here: ``xacro urdf/assembly.xacro`` is the standalone
-resolver, held equal to this by test/test_differential.py.
+The config is read once (formats/config.py), resolved once (resolution.py: the rules of seed
+000), every problem reported at once, and, when nothing is wrong, written once as an XML tree
+(urdf_writer.py). The result carries the tree, its text and the record, so later steps
+(Gazebo composition, bridge, vehicle model, export) need not parse or resolve again. No xacro
+runs here: ``xacro urdf/assembly.xacro`` is the standalone resolver, held equal to this by
+test/system/test_differential.py.
 """
 
 from __future__ import annotations

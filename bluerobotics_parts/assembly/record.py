@@ -15,16 +15,12 @@
 """
 The assembly record a resolved URDF carries, and its reader.
 
-The resolution writes, directly under ``<robot>``:
-
-* ``<assembly_part type name parent [of slot]/>`` per fitted instance (``parent`` is the link
-  its joint hangs from, empty for the base; ``of``/``slot`` for a slot's occupant),
-* ``<assembly_slot of name link/>`` per visited slot, filled or not,
-* ``<assembly_frame of name link/>`` per named frame of a part,
-* ``<assembly_part_file type path/>`` per user part file the config brought in.
-
-Everything downstream reads this record instead of resolving the config again. (An export's
-``description_manifest.json`` is another thing: the list of an exported folder's files.)
+Directly under ``<robot>``: ``<assembly_part type name parent [of slot]/>`` per fitted instance
+(``parent``: the link its joint hangs from, empty for the base; ``of``/``slot``: the slot it
+fills), ``<assembly_slot of name link/>`` per visited slot, filled or not,
+``<assembly_frame of name link/>`` per named frame of a part, and
+``<assembly_part_file type path/>`` per user part file the config brought in. Everything
+downstream reads this record instead of resolving the config again.
 """
 
 from __future__ import annotations

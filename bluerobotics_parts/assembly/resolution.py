@@ -15,19 +15,12 @@
 """
 The resolution of a config into an assembly: the rules of seed 000, each written once.
 
-``resolve(config)`` walks exactly as the xacro resolver (urdf/assembly.xacro) does: first the
-checks of the config as a whole (validate.xacro's order), then the base instance and, depth
-first, its slots (the part's own, then the config's ad hoc slots on it), each filled by the
-config's entry or the slot's default; then the user's part files; then the free placements
-in config order, their slots filling too. What it returns is the resolved assembly in
-document order (instances, frames, slots, part files: what the URDF writer turns into
-elements and the record) and every problem found, not only the first.
-
-Each Problem has a stage: ``expansion`` for what the xacro resolver also refuses (it stops
-at the first, in the order found here, with the same words: ``ASSEMBLY ERROR: ...``),
-``check`` for what only the whole result shows, ``load`` for the file's shape (config.py,
-part_format.py). The walk goes on past a problem where it can, and skips what only follows
-from it (entries aimed at an instance that a broken entry would have created, for instance).
+``resolve(config)`` walks the config as the xacro resolver (urdf/assembly.xacro) does and
+returns the resolved assembly in document order with every problem found, not only the first.
+Each Problem has a stage: ``expansion`` for what the xacro resolver also refuses (it stops at
+the first, with the same words: ``ASSEMBLY ERROR: ...``), ``check`` for what only the whole
+result shows, ``load`` for the file's shape (formats/config.py, formats/part_format.py). The
+walk goes on past a problem where it can, and skips what only follows from it.
 """
 
 from __future__ import annotations
@@ -155,8 +148,12 @@ def resolve(config: Config, name: str | None = None,
     """
     Resolve a loaded config (its shape problems included) against the part library.
 
-    ``part_reader`` reads a user part file (default catalogue.read_user_part; the API passes
-    one that remembers the files it read).
+    The walk is the xacro resolver's (urdf/assembly.xacro): first the checks of the config as
+    a whole (validate.xacro's order), then the base instance and, depth first, its slots (the
+    part's own, then the config's ad hoc slots on it), each filled by the config's entry or
+    the slot's default; then the user's part files; then the free placements in config order,
+    their slots filling too. ``part_reader`` reads a user part file (default
+    catalogue.read_user_part; the API passes one that remembers the files it read).
     """
     return _Resolver(config, name, shipped or catalogue_module.shipped(),
                      part_reader or catalogue_module.read_user_part).run()
@@ -730,11 +727,11 @@ def drive_problems(resolution: Resolution) -> list[Problem]:
     """
     Return the propellers that cannot spin: the base, or one hung on a fixed joint.
 
-    A part with a ``propeller`` section is a thruster wherever it is fitted (topics.py gives
-    it a command topic, gazebo.py a Thruster system): for Gazebo it needs a slot with ``joint:
-    continuous``. The ROS description alone does not (a spare propeller may be carried), so
-    the build asks this, not the resolution. Located where the config or the part file fits
-    it.
+    A part with a ``propeller`` section is a thruster wherever it is fitted (model/topics.py
+    gives it a command topic, gazebo/composition.py a Thruster system): for Gazebo it needs a
+    slot with ``joint: continuous``. The ROS description alone does not (a spare propeller may
+    be carried), so the build asks this, not the resolution. Located where the config or the
+    part file fits it.
     """
     found = []
     for instance in resolution.instances:

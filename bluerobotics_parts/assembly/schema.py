@@ -15,14 +15,12 @@
 """
 JSON Schemas of the config and of the part file format, for editors (YAML language server).
 
-Generated from the loader's own declarations, never written by hand: the config's keys
-(config.py: TOP_KEYS, SLOT_ENTRY_KEYS, ... and KEY_KINDS) and the part format's
-(part_format.py: PART_KEYS, SECTION_KINDS and each section's ``<SECTION>_FIELDS`` or
-``<SECTION>_KEYS``), so a key added there is in the schema too. The config schema also lists
-the shipped part types and every shipped part's slot names, with their descriptions, for
-completion; it still takes any name there, since a config may bring its own part files and
-slots. The package ships the generated files (``share/bluerobotics_parts/schema/``);
-test/test_schema.py checks they are current. Draft-07: what every YAML language server reads.
+Generated from the loader's own declarations, never by hand (formats/config.py: TOP_KEYS,
+SLOT_ENTRY_KEYS, ... and KEY_KINDS; formats/part_format.py: PART_KEYS, SECTION_KINDS and each
+section's ``<SECTION>_FIELDS`` or ``<SECTION>_KEYS``), so a key added there is in the schema
+too. The config schema offers the shipped part types and slot names for completion but takes
+any name, since a config may bring its own part files. Draft-07: what every YAML language
+server reads. test/assembly/test_schema.py checks the shipped files are current.
 """
 
 from __future__ import annotations

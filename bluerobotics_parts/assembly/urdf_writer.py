@@ -18,13 +18,9 @@ The URDF of a resolution, built as an XML tree, and its text.
 ``urdf_tree`` turns the resolution's items (instances, slot and frame mounts, part files, in
 document order) into a ``<robot>`` element: per instance its link (inertial, visuals, and
 collisions unless its slot says ``collision: false``), its joint, its ``<assembly_part>``
-record; per slot and frame a massless link on a fixed joint and its record. The values are
-the part data's and the config's as written (``str()`` of each number), which is what the
-xacro resolver writes, so ``urdf_text`` gives the same bytes as the resolver's output after
-the normalisation the package always applied (no xacro banner, no comments): attributes
-sorted, two-space indentation, ``<tag/>`` for an empty element (xacro's pretty printer,
-xacro/xmlutils.py ``fixed_writexml``, tag 2.1.1). test/test_differential.py holds the two to
-that.
+record; per slot and frame a massless link on a fixed joint and its record. Values are written
+as the part data and the config give them (``str()`` of each number), as the xacro resolver
+does; test/system/test_differential.py holds the two to the same bytes (``urdf_text``).
 """
 
 from __future__ import annotations
@@ -52,7 +48,13 @@ def urdf_tree(resolution: Resolution) -> Element:
 
 
 def urdf_text(robot: Element) -> str:
-    """Return the URDF text of a tree: header, then every element on its own line."""
+    """
+    Return the URDF text of a tree: header, then every element on its own line.
+
+    The same bytes as the xacro resolver's output normalised (no xacro banner, no comments):
+    attributes sorted, two-space indentation, ``<tag/>`` for an empty element (xacro's pretty
+    printer, xacro/xmlutils.py ``fixed_writexml``, tag 2.1.1).
+    """
     out = [HEADER]
     _write(robot, '', out.append)
     return ''.join(out)
@@ -62,8 +64,8 @@ def _write(element: Element, indent: str, write) -> None:
     """
     Write one element and what it holds (depth is the writer's own, at most seven).
 
-    A URDF element carries attributes; an element of a Gazebo block (gazebo.py) may carry
-    text instead of children, written on its line: ``<samples>9</samples>``.
+    A URDF element carries attributes; an element of a Gazebo block (gazebo/composition.py)
+    may carry text instead of children, written on its line: ``<samples>9</samples>``.
     """
     attributes = element.attrib
     start = indent + '<' + element.tag + ''.join(

@@ -17,7 +17,7 @@ Shell completion of ``bluerobotics-parts`` through argcomplete (which colcon als
 
 argcomplete answers when the shell's completion hook runs the command with ``_ARGCOMPLETE``
 set (``eval "$(register-python-argcomplete bluerobotics-parts)"``, or its global activation,
-which finds the ``PYTHON_ARGCOMPLETE_OK`` marker at the top of cli.py) and does nothing
+which finds the ``PYTHON_ARGCOMPLETE_OK`` marker at the top of cli/main.py) and does nothing
 otherwise. Without argcomplete the command works the same, without completion.
 """
 

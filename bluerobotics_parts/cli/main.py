@@ -16,21 +16,10 @@
 """
 ``bluerobotics-parts``: the pipeline as a command-line tool (no ROS needed).
 
-    bluerobotics-parts parts                      the part catalogue
-    bluerobotics-parts urdf CONFIG [-o FILE]      resolved, checked URDF (ROS description)
-    bluerobotics-parts tree CONFIG                the resolved assembly as a tree
-    bluerobotics-parts check CONFIG URDF          the assembly check (as check_assembly)
-    bluerobotics-parts build CONFIG --output DIR  URDF + Gazebo blocks and bridge.yaml
-    bluerobotics-parts bridge URDF                bridge YAML of a resolved URDF
-    bluerobotics-parts export CONFIG DIR          self-contained description with identity
-    bluerobotics-parts verify DIR [--expect ID]   re-check a description and its identity
-    bluerobotics-parts info CONFIG                mass, flotation, stability, thrust, speed
-    bluerobotics-parts render CONFIG -o FILE.png  a picture of the vehicle (also .svg)
-    bluerobotics-parts schema config|part         JSON Schema for editors
-
-Every mistake in the input (usage included) ends as one message per problem on stderr and
-exit status 1, and a failing command writes nothing. A fault of the program itself exits 2
-with its traceback, so scripts can tell the two apart and the fault can be reported.
+One subcommand per step (``--help`` lists them; README.md shows them in use). Every mistake in
+the input, usage included, ends as one message per problem on stderr and exit status 1, and a
+failing command writes nothing; a fault of the program exits 2 with its traceback, so scripts
+can tell the two apart and the fault can be reported.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@
 Where everything is: ``tree --poses`` and ``tree --format json``.
 
 Each instance, slot frame and part frame of a resolved config, posed in its parent link (its
-joint's origin, as TF has it) and in the root link (every joint at zero, kinematics.py), read
-from the URDF and its record.
+joint's origin, as TF has it) and in the root link (every joint at zero, model/kinematics.py),
+read from the URDF and its record.
 """
 
 from __future__ import annotations

@@ -13,12 +13,12 @@
 # limitations under the License.
 
 """
-``bluerobotics-parts render CONFIG -o FILE``: the command around render.py.
+``bluerobotics-parts render CONFIG -o FILE``: the command around picture/render.py.
 
 The picture needs numpy and Pillow; where they are missing (a workspace built without
 rosdep, ``pip install --no-deps``) the command says what to install and exits 1, like any
-mistake the user can fix. The output goes through atomic.py's writer (regular files only,
-all or nothing); its format is the file name's suffix.
+mistake the user can fix. The output goes through files/atomic.py's writer (regular files
+only, all or nothing); its format is the file name's suffix.
 """
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ def tree_text(record: AssemblyRecord, catalogue: Catalogue | None = None,
     the sensor registry through topics.py), free placements under the instance owning their
     parent link. An explicit stack: a chain of thousands of slots must not exhaust Python's
     recursion. ``poses``: a line to print under each link's item (instance, empty slot,
-    frame), by link name (pose_report.py).
+    frame), by link name (poses.py).
     """
     poses = poses or {}
     sensors: dict = {}

@@ -15,21 +15,12 @@
 """
 Reusing a build whose inputs have not changed, keyed by their content.
 
-A build is a pure function of its inputs: the config file (its bytes and where it is, since
-relative part files are taken from its folder), the user part files and meshes it brings,
-the package itself (its code and its data), and the request (vehicle name, Gazebo release,
-water current). An entry is stored under the SHA-256 of the request and of the package; it
-records the digest of every user file the build read, and its own digest. It is used only
-when it is intact and every recorded file still has its digest; anything else (a damaged,
-truncated or edited entry, a changed part file, another version of the package) is a miss:
-the entry is rebuilt and replaced, never used. Only successful builds are stored.
-
-Entries are JSON (data, never code) in ``$XDG_CACHE_HOME/bluerobotics_parts`` (default
-``~/.cache/bluerobotics_parts``), or ``$ROS_HOME/bluerobotics_parts/cache`` for a launch.
-``BLUEROBOTICS_PARTS_CACHE=off`` turns the cache off; a cache folder that cannot be written
-only costs the reuse, never the build.
-
-This module imports nothing of the pipeline, so a hit costs hashing, not resolving.
+An entry is keyed by the SHA-256 of the request (the config's bytes and path, vehicle name,
+Gazebo release, current) and of the package's code and data; it records the digest of every
+user file the build read, and its own. Anything but an intact entry whose files are unchanged
+is a miss, rebuilt and replaced. Entries are JSON (never code) in ``folder()``;
+``BLUEROBOTICS_PARTS_CACHE=off`` turns the cache off. Nothing of the pipeline is imported
+here, so a hit costs hashing, not resolving.
 """
 
 from __future__ import annotations

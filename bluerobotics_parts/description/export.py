@@ -15,26 +15,11 @@
 """
 A built vehicle as a self-contained description folder with a content identity.
 
-The folder holds ``robot.urdf`` (with the Gazebo blocks), ``config.yaml`` (the effective
-config), ``bridge.yaml``, every mesh the URDF references, the user's part files, and
-``description_manifest.json`` listing them with their digests (see ``identity.py`` for the
-rules and the hash)::
-
-    robot.urdf  config.yaml  bridge.yaml  description_manifest.json
-    meshes/<part type>/<file>            shipped meshes, as in the package's share folder
-    user_parts/<part type>/<part file>   a user's part file, unchanged
-    user_parts/<part type>/<mesh path>   its meshes, at the paths the part file names
-
-The URDF references every mesh as ``package://bluerobotics_parts/<path in the folder>``, so
-pointing ``package://bluerobotics_parts`` at the folder (e.g. a ``GZ_SIM_RESOURCE_PATH``
-entry whose ``bluerobotics_parts`` is this folder) loads it without the package, and its
-records name user part files by their path in the folder. ``config.yaml`` names them the
-same way, relative to itself: the folder builds anywhere, and its identity does not depend
-on where the config or the part files were.
-
-One vehicle has one identity wherever it shows up: ``description_files`` builds the exact
-file set in memory, ``description_identity`` hashes it without writing, and ``export``
-writes those same bytes, replacing the whole folder in one step (``folder_swap``).
+The folder (``description_files``; docs/EXPORTS.md) names every mesh and user part file by its
+path in the folder, so it loads with ``package://bluerobotics_parts`` pointed at it, builds
+anywhere, and its identity (identity.py) does not depend on where the inputs were.
+``description_files`` builds the exact file set in memory, ``description_identity`` hashes it
+without writing, and ``export`` writes those same bytes in one step (folder_swap.py).
 """
 
 from __future__ import annotations
@@ -77,6 +62,14 @@ def description_files(build) -> dict[str, bytes]:
     Return every file of the exported description (relative path -> bytes), manifest included.
 
     Everything is read and checked against the file rules here, before anything is written.
+    ``robot.urdf`` (with the Gazebo blocks), ``config.yaml`` (the effective config),
+    ``bridge.yaml``, every mesh the URDF references, the user's part files, and
+    ``description_manifest.json`` listing them with their digests (identity.py)::
+
+        robot.urdf  config.yaml  bridge.yaml  description_manifest.json
+        meshes/<part type>/<file>            shipped meshes, as in the package's share folder
+        user_parts/<part type>/<part file>   a user's part file, unchanged
+        user_parts/<part type>/<mesh path>   its meshes, at the paths the part file names
     """
     return description_sources(build)[0]
 

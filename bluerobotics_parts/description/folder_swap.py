@@ -15,17 +15,12 @@
 """
 Replacing a description folder in one step, so that nobody ever sees half of one.
 
-``export`` writes the complete new folder beside the target (a hidden sibling), carries over
-what the old folder holds that no previous export wrote (provenance: notes, recorded bags) as
-hard links, and swaps the two folders with one rename: renameat2(2) with RENAME_EXCHANGE
-(Linux 3.15 and later; man-pages, rename(2)). At every instant, also after a kill at any
-point, the target is the complete old description or the complete new one. Exports into one
-folder take turns (``atomic.locked_folder``); what a killed export left beside the target is
-cleaned up by the next export into it.
-
-Nothing is ever followed through a symbolic link or deleted unless it is either a file a
-previous export wrote (listed in its manifest, with the digest recorded there) or a second
-link to a file that is still in the target.
+The complete new folder is written beside the target, with the old one's provenance (notes,
+recorded bags) as hard links, and the two are swapped with one rename: renameat2(2) with
+RENAME_EXCHANGE (Linux 3.15 and later; man-pages, rename(2)), so even after a kill the target is
+the complete old or new description. Exports take turns (``atomic.locked_folder``), each
+cleaning up what a killed one left. Nothing is followed through a symbolic link or deleted
+unless a previous export wrote it (with the recorded digest) or it links to a file in the target.
 """
 
 from __future__ import annotations

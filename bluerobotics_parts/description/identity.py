@@ -15,30 +15,12 @@
 """
 Content identity of a description folder, and the rules its files must follow.
 
-A description is a folder with ``description_manifest.json`` listing its files and the
-SHA-256 of each. Its identity is one SHA-256 over the manifest and every listed file, so a
-log line or a recorded bag can name exactly which vehicle description was used, and
-``verify`` can tell whether a folder still is that description (the recorded digests name
-the file that changed, even without the identity to compare with). The rules keep a listed
-path inside the folder and unambiguous, and a description folder free of symbolic links.
-
-Everything here works on bytes and paths only (no part data, no URDF), so the identity of a
-folder can be checked by anyone holding this algorithm:
-
-1. entries: the manifest (path ``description_manifest.json``) plus every listed file, each
-   as its path and the SHA-256 of its bytes;
-2. sorted by path bytes;
-3. SHA-256 over: the ASCII domain + one 0x00 byte; the entry count as big-endian uint64;
-   per entry the path length (big-endian uint64), the path bytes, the 32-byte digest;
-4. written ``sha256:`` + 64 lowercase hex digits.
-
-The manifest (schema v2) is compact JSON with sorted keys and one final newline::
-
-    {"files":{"bridge.yaml":"<64 hex>",...},"gz_release":"harmonic","name":"blueboat",
-     "schema":"bluerobotics_parts.description-manifest.v2"}
-
-Schema v1 (``"files"`` a list of paths, no digests, no release) is still read, so the
-identity of an older folder can be computed, but it cannot be verified without ``--expect``.
+``description_manifest.json`` lists the folder's files with the SHA-256 of each; the identity
+is one SHA-256 over the manifest and every listed file, so a log line or a recorded bag names
+exactly which description was used, and ``verify`` names a file that changed. The rules keep
+listed paths inside the folder, unambiguous, and free of symbolic links. Bytes and paths only
+(no part data, no URDF): anyone holding the algorithm (``identity_of_digests``) and the
+manifest layout (``manifest_bytes``) can check an identity.
 """
 
 from __future__ import annotations
@@ -75,7 +57,18 @@ def identity_of(entries: dict[str, bytes]) -> str:
 
 
 def identity_of_digests(digests: dict[str, bytes]) -> str:
-    """Return the identity of entries given as path -> 32-byte SHA-256 digest."""
+    """
+    Return the identity of entries given as path -> 32-byte SHA-256 digest.
+
+    The algorithm:
+
+    1. entries: the manifest (path ``description_manifest.json``) plus every listed file, each
+       as its path and the SHA-256 of its bytes;
+    2. sorted by path bytes;
+    3. SHA-256 over: the ASCII domain + one 0x00 byte; the entry count as big-endian uint64;
+       per entry the path length (big-endian uint64), the path bytes, the 32-byte digest;
+    4. written ``sha256:`` + 64 lowercase hex digits.
+    """
     encoded = sorted((path.encode('utf-8'), digest) for path, digest in digests.items())
     hasher = hashlib.sha256()
     hasher.update(DOMAIN + b'\x00')
@@ -140,7 +133,14 @@ def check_identity_text(identity: str) -> str:
 # -- the manifest ----------------------------------------------------------------------------
 
 def manifest_bytes(name: str, files: dict[str, bytes], gz_release: str) -> bytes:
-    """Return the manifest's exact bytes for ``files`` (relative path -> bytes)."""
+    """
+    Return the manifest's exact bytes for ``files`` (relative path -> bytes).
+
+    The manifest (schema v2) is compact JSON with sorted keys and one final newline::
+
+        {"files":{"bridge.yaml":"<64 hex>",...},"gz_release":"harmonic","name":"blueboat",
+         "schema":"bluerobotics_parts.description-manifest.v2"}
+    """
     document = {'schema': SCHEMA, 'name': name, 'gz_release': gz_release,
                 'files': {path: hashlib.sha256(data).hexdigest()
                           for path, data in sorted(files.items())}}
@@ -180,7 +180,12 @@ def read_manifest(directory: Path) -> dict:
 
 
 def parse_manifest(document, where: str = MANIFEST_FILE) -> dict:
-    """Check the manifest's shape (schema v2 or v1) and return it in the v2 form."""
+    """
+    Check the manifest's shape (schema v2 or v1) and return it in the v2 form.
+
+    Schema v1 (``"files"`` a list of paths, no digests, no release) is still read, so the
+    identity of an older folder can be computed, but it cannot be verified without ``--expect``.
+    """
     if not isinstance(document, dict):
         raise DescriptionError(f'{where}: must be a JSON object with the keys files, '
                                'gz_release, name, schema')

@@ -15,23 +15,14 @@
 """
 Writing outputs: all or nothing, and never over anything that is not an output's file.
 
-Outputs (``urdf -o``, ``build --output``, the launch's artefacts, ``Assembly.to_yaml``) are
-files in a folder. Each is written to a temporary file beside its target and renamed over it,
-so a target is never missing or half-written; the old files are kept (hard links) until every
-new one is in place, and put back if anything fails. A target that is not a regular file (a
-device such as /dev/null, a FIFO, a socket, a folder, a symbolic link) is refused, never
-replaced. Writers into one folder take turns (an flock on the folder), and the temporaries of a
-writer that was killed are removed by the next one.
-
-Several files form one set (robot_description.urdf and its bridge.yaml). Each rename is atomic,
-but a writer killed between two of them would leave the set mixed; so once every new file is
-staged, the writer records the pending renames in a journal (``JOURNAL``), and the next writer
-into the folder finishes them before anything else: the interrupted set is then complete (and
-the new writer replaces it). Between the kill and the next write a reader can still find the
-set half replaced (NOTES.md, "Outputs and exports").
-
-``check_output_folder`` is the rule on where outputs may go at all: not the file-system root,
-not the package's own data.
+Every output (``urdf -o``, ``build --output``, the launch's artefacts, ``Assembly.to_yaml``) is
+written to a temporary beside its target and renamed over it; the old files are kept until
+every new one is in place, and put back if anything fails. A target that is not a regular file
+(a device, FIFO, socket, folder or symbolic link) is refused. Writers into one folder take turns
+(an flock) and remove a killed writer's temporaries. A set of files (a URDF and its
+bridge.yaml) is journalled (``JOURNAL``) before its renames, so the next writer completes a
+set a killed writer left mixed; until then a reader can find it mixed
+(NOTES.md, "Outputs and exports").
 """
 
 from __future__ import annotations

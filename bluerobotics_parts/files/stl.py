@@ -13,12 +13,12 @@
 # limitations under the License.
 
 """
-STL meshes as numpy triangles, for the picture (render.py): binary and ASCII STL.
+STL meshes (binary and ASCII) as numpy triangles, for the picture (picture/scene.py).
 
-A small reader of our own instead of trimesh (which the tests use to check the meshes): the
-picture needs the triangles only, and one dependency fewer at run time. The file comes
-through inputs.read_bytes (a regular file of bounded size); a file that is neither form of
-STL is an InputError naming it.
+A small reader of our own rather than trimesh (which only the tests use): the picture needs
+the triangles only, and one dependency fewer at run time. The file comes through
+inputs.read_bytes (a regular file of bounded size); one that is neither form of STL is an
+InputError naming it.
 """
 
 from __future__ import annotations

@@ -15,13 +15,11 @@
 """
 The strict config loader: the file's shape and value types, with every mistake at once.
 
-It reads the YAML with line numbers (yaml_lines refuses duplicate keys, tags and surprising
-numbers) and checks what each value must be: the top level and each entry are mappings,
-names and types are strings, names are valid link names, ``collision`` is a boolean, part
-files exist, and so on. It does not check the assembly rules (required keys, vectors, types
-a slot accepts, ...): those are resolution.py's, the one place they are written. Each problem
-is a Problem with ``file:line``; an item with a shape problem is marked broken, so the
-resolution skips it instead of reporting what only follows from it.
+It reads the YAML with line numbers (yaml_lines.py refuses duplicate keys, tags and surprising
+numbers) and checks what each value must be (mappings, strings, valid link names, booleans,
+existing part files...). The assembly rules (required keys, vectors, types a slot accepts...)
+are assembly/resolution.py's alone. Each problem is a Problem with ``file:line``; an item with
+a shape problem is marked broken, so the resolution skips what only follows from it.
 """
 
 from __future__ import annotations

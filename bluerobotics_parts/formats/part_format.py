@@ -15,15 +15,12 @@
 """
 The part format (docs/PARTS.md): what a part file may say, and the provenance rule.
 
-``part_problems`` lists every mistake of a part file with ``file:line`` (all at once: a
-section that is wrong is skipped, the others are still checked); ``check_part`` raises them.
-The provenance rule (``unsourced_facts``): every number has a ``<key>_source`` or
-``<key>_unverified`` note. To add a section: list its key in PART_KEYS and give it a checker
-in SECTION_CHECKS, with its keys in ``<SECTION>_KEYS`` (or, to have the checker and the JSON
-Schema check the values too, their kinds in ``<SECTION>_FIELDS``, value_kinds.py, and the
-required ones in ``<SECTION>_REQUIRED``); schema.py picks the section up from these names
-(then run tools/make_schemas.py). A sensor kind's section comes
-with its entry in sensors.KINDS instead (its keys, their kinds and the required ones).
+``part_problems`` lists every mistake with ``file:line`` (a wrong section is skipped, the others
+are still checked); ``check_part`` raises them. Provenance (``unsourced_facts``): every number
+has a ``<key>_source`` or ``<key>_unverified`` note. To add a section: list it in PART_KEYS,
+give it a checker in SECTION_CHECKS and its ``<SECTION>_KEYS`` (or, to check values too, their
+kinds in ``<SECTION>_FIELDS`` and ``<SECTION>_REQUIRED``); assembly/schema.py picks it up (then
+run tools/make_schemas.py). A sensor kind's section is its entry in sensor_kinds.KINDS instead.
 """
 
 from __future__ import annotations

@@ -14,15 +14,15 @@
 
 
 """
-The kinds of sensor (and light) a part can carry: per part-data section, what it declares.
+The kinds of sensor (and light) a part can carry, as data: one per part-file section.
 
 A part carries a sensor by having its kind's section (``imu:``, ``navsat:``, ``camera:``...:
-docs/PARTS.md), never by its type name. Per kind: the section's keys and their value kinds
-(part_format.py checks them, schema.py describes them), its streams
-(``/<vehicle>/<instance>/<what>``, ROS type, and the gz type where gz publishes it), the
-console script that publishes its ROS-only streams, its RViz displays (ros2/rviz branch jazzy,
-rviz_default_plugins/plugins_description.xml, commit 591594ee). How Gazebo simulates each kind
-is gazebo/sensor_blocks.py; the names come from model/topics.py.
+docs/PARTS.md), never by its type name. Per kind: the section's keys and value kinds (checked by
+part_format.py, described by assembly/schema.py), its streams (``/<vehicle>/<instance>/<what>``,
+ROS type, and the gz type where gz publishes it), the console script publishing its ROS-only
+streams, its RViz displays (ros2/rviz branch jazzy, rviz_default_plugins/plugins_description.xml,
+commit 591594ee). Gazebo blocks: gazebo/sensor_blocks.py; converter parameters:
+ros/converters.py; topic names: model/topics.py.
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@
 Kinds of values a config or a part file holds, declared once for the loader and the schema.
 
 config.py and part_format.py declare each key's kind with these (``PROPELLER_FIELDS`` ...);
-their checkers take the keys from those declarations and, for plain values, the check too
-(``Kind.complaint``), and schema.py turns the same declarations into JSON Schema (draft-07,
-what the YAML language server reads). A kind's schema never refuses what its check accepts;
-test/test_schema.py holds the two together over mutations of every shipped file.
+their checkers take the keys, and for plain values the check (``Kind.complaint``), from those
+declarations, and assembly/schema.py turns them into JSON Schema (draft-07, what the YAML
+language server reads). A kind's schema never refuses what its check accepts;
+test/assembly/test_schema.py holds the two together over mutations of every shipped file.
 """
 
 from __future__ import annotations

@@ -19,10 +19,9 @@ The ros_gz_bridge configuration of a vehicle: one entry per bridged topic, every
 ``parameter_bridge --ros-args -p config_file:=bridge.yaml`` reads a YAML list of entries
 (``ros_topic_name``, ``gz_topic_name``, ``ros_type_name``, ``gz_type_name``, ``direction``,
 ``lazy``; the file takes no substitutions: gazebosim/ros_gz branch jazzy,
-ros_gz_bridge/README.md). The names come from model/topics.py, as the composition's do.
-Sensor entries are lazy: the bridge subscribes to Gazebo only while someone listens.
-sensor_msgs/Range has no bridge (ros_gz issue 586): the echosounder's PointCloud2 is bridged
-and a converter node publishes the Range.
+ros_gz_bridge/README.md). Names come from model/topics.py; sensor entries are lazy (the bridge
+subscribes to Gazebo only while someone listens). sensor_msgs/Range has no bridge (ros_gz
+issue 586): the echosounder's PointCloud2 is bridged and a converter node publishes the Range.
 """
 
 from __future__ import annotations

@@ -16,26 +16,12 @@
 """
 Gazebo (gz sim) composition: the resolved URDF plus ``<gazebo>`` extension blocks.
 
-From the part data (never the type names): a Thruster system per propeller (its installed
-thrust limits: physics/propulsion.py; the sign of its coefficient: catalogue.Propeller), the
-``<sensor>``/``<light>`` of each sensor section (sensor_blocks.py), and for the vehicle a
-JointStatePublisher, an OdometryPublisher and the Hydrodynamics system with the base part's
-coefficients. Every element written is one its system reads (elements.py, with sources);
-anything else is refused. Topic names come from model/topics.py, computed once per build.
-
-Propeller spin: with ``<velocity_control>`` the Thruster sets the joint's velocity to the
-commanded thrust's spin speed each step, exact at any step size; without it a torque PID with
-p 0.1 diverges above about a 4.7 ms step for the M200's estimated 2.35e-4 kg m^2
-(gazebosim/gz-sim gz-sim8_8.14.0, src/systems/thruster/Thruster.cc, Configure and PreUpdate).
-
-Added mass is not sent: Hydrodynamics applies it as an explicit force from the previous step's
-acceleration and warns of "known numerical instabilities" (src/systems/hydrodynamics/
-Hydrodynamics.cc, PreUpdate and Configure); it diverges once the added mass nears the body's
-mass, as the BlueBoat's heave added mass does. The block sets ``disable_added_mass``.
-
-Massless links that carry a moving joint (slot links under propellers) get ``CARRIER_MASS``:
-SDFormat's URDF converter drops a massless link and everything below it (sdformat issue 199).
-The output is deterministic: blocks in record order, numbers by ``repr``.
+From the part data (never the type names): a Thruster system per propeller, the sensor blocks
+(sensor_blocks.py), and for the vehicle a JointStatePublisher, an OdometryPublisher and the
+Hydrodynamics system with the base part's coefficients. Every element written is one its system
+reads (elements.py); anything else is refused. Massless links that carry a moving joint get
+``CARRIER_MASS``: SDFormat's URDF converter drops a massless link and everything below it
+(sdformat issue 199). The output is deterministic: blocks in record order, numbers by ``repr``.
 """
 
 from __future__ import annotations
@@ -161,7 +147,16 @@ def current_vector(value) -> tuple | None:
 
 
 def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Element:
-    """Return the Thruster system of one propeller, with its installed thrust limits."""
+    """
+    Return the Thruster system of one propeller, with its installed thrust limits.
+
+    The limits come from physics/propulsion.py, the sign of the coefficient from
+    catalogue.Propeller. Propeller spin: with ``<velocity_control>`` the Thruster sets the
+    joint's velocity to the commanded thrust's spin speed each step, exact at any step size;
+    without it a torque PID with p 0.1 diverges above about a 4.7 ms step for the M200's
+    estimated 2.35e-4 kg m^2 (gazebosim/gz-sim gz-sim8_8.14.0, src/systems/thruster/Thruster.cc,
+    Configure and PreUpdate).
+    """
     if joints.get(names.joint) not in SPINNING_JOINTS:  # build refuses it first, with its line
         raise AssertionError(f'propeller {names.instance} reached the composition without a '
                              f'joint that spins ({names.joint}: {joints.get(names.joint)})')
@@ -179,7 +174,15 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
 
 
 def vehicle_blocks(names, hydrodynamics: dict, current=None) -> list:
-    """Return joint states, odometry and (with the base's coefficients) hydrodynamics."""
+    """
+    Return joint states, odometry and (with the base's coefficients) hydrodynamics.
+
+    Added mass is not sent: Hydrodynamics applies it as an explicit force from the previous
+    step's acceleration and warns of "known numerical instabilities" (gazebosim/gz-sim
+    gz-sim8_8.14.0, src/systems/hydrodynamics/Hydrodynamics.cc, PreUpdate and Configure); it
+    diverges once the added mass nears the body's mass, as the BlueBoat's heave added mass
+    does. The block sets ``disable_added_mass``.
+    """
     blocks = [
         gz_xml.gazebo(gz_xml.plugin(JOINT_STATE_PUBLISHER,
                                     [('topic', names.gz_joint_state_topic)])),

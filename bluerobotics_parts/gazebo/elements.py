@@ -15,14 +15,13 @@
 """
 Every element the Gazebo composition may write into a ``<plugin>`` or a ``<sensor>``.
 
-Per system or sensor: element -> (meaning, unit, where the reading code is). An element a
-system does not read is silently ignored by Gazebo (``<water_density>`` in Hydrodynamics was,
-for the whole 8.x series), so gazebo.py checks every element it writes against these tables
-(``unread``) and test_gazebo.py checks every composed config the same way. Sources are the
-release tags the package targets: gazebosim/gz-sim ``gz-sim8_8.14.0``, gazebosim/gz-sensors
-``gz-sensors8_8.2.2`` (Harmonic) and ``gz-sensors9_9.2.0`` (Ionic), gazebosim/sdformat
-``sdformat14_14.9.0`` (the sensor elements of the SDF spec, which gz-sensors reads through
-sdformat's classes).
+Per system or sensor: element -> (meaning, unit, where the reading code is). Gazebo silently
+ignores an element a system does not read (``<water_density>`` in Hydrodynamics, for the whole
+8.x series), so composition.py checks every element it writes against these tables (``unread``),
+as test/gazebo/test_composition.py does every composed config. Sources are the release tags the
+package targets: gazebosim/gz-sim ``gz-sim8_8.14.0``, gazebosim/gz-sensors ``gz-sensors8_8.2.2``
+(Harmonic) and ``gz-sensors9_9.2.0`` (Ionic), gazebosim/sdformat ``sdformat14_14.9.0`` (the
+sensor elements of the SDF spec, which gz-sensors reads through sdformat's classes).
 """
 
 from __future__ import annotations
@@ -225,7 +224,8 @@ SPOT_LIGHT = {
     'spot/falloff': ('fall-off between the cones (1: linear)', '1', LIGHT_SDF),
 }
 
-# World systems the shipped worlds configure (test_sensors.py reads the worlds against these).
+# World systems the shipped worlds configure (test/gazebo/test_sensor_blocks.py reads the
+# worlds against these).
 MAGNETOMETER_CC = GZ_SIM + 'src/systems/magnetometer/Magnetometer.cc, Magnetometer::Configure'
 MAGNETOMETER_SYSTEM_ELEMENTS = {
     'use_units_gauss': ('report gauss (default true) instead of tesla', 'bool', MAGNETOMETER_CC),

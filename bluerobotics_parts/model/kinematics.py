@@ -16,13 +16,10 @@
 Forward kinematics of a URDF at rest: where every link frame sits in the root link's frame.
 
 The hydrostatic check needs collision geometry in one frame, and the tests compare Gazebo's
-lumped sensor poses with the URDF frames, so this is the one small implementation of URDF's
-pose rules, in plain Python (no numpy at run time):
-
-* ``rpy`` is roll about x, then pitch about y, then yaw about z, all about the *fixed* axes:
-  R = Rz(yaw) Ry(pitch) Rx(roll) (URDF spec, ``<origin rpy>``).
-* A joint's origin places the child link frame in the parent link frame; at rest (every joint
-  position zero) nothing else moves it.
+lumped sensor poses with the URDF frames, so this is the one implementation of URDF's pose
+rules, in plain Python (no numpy at run time): ``rpy`` is roll about x, then pitch about y, then
+yaw about z, all about the *fixed* axes: R = Rz(yaw) Ry(pitch) Rx(roll) (URDF spec,
+``<origin rpy>``); at rest (every joint at zero) a joint's origin alone places its child link.
 """
 
 from __future__ import annotations

@@ -15,30 +15,12 @@
 """
 Every topic and frame name of a vehicle, computed here and nowhere else.
 
-The Gazebo composition writes these names into the plugins and sensors, the bridge generator
-writes the same names into bridge.yaml, and the launch logic and the scan-to-range node read
-them too, so the two sides of the bridge cannot drift apart. Every name is explicit and
-namespaced by the vehicle name, so it depends neither on the world's name nor on how Gazebo
-lumps links, and several vehicles can share one world:
-
-    thrust command   /<name>/<instance>/thrust          ROS and gz (std_msgs/Float64, N)
-    echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
-                     (PointCloud2: the whole cone; gz's LaserScan on /<name>/<instance>/scan
-                     is not bridged: ros_gz would keep one row of it, echosounder.py)
-                     /<name>/<instance>/range           ROS only (Range, from the converter)
-    joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
-    odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)
-    odom -> base TF  /model/<name>/tf (gz)           -> /tf (ROS)
-    other sensors    /<name>/<instance>/<what> on both sides (gz adds a stream's suffix, if
-                     any), one per stream of its kind in the sensor registry (sensors.py):
-                     imu, magnetic_field, fix, image + camera_info, scan, pressure
-    clock            /clock
-    TF frames        <name>/<link> (robot_state_publisher's frame_prefix "<name>/"), and
-                     <name>/odom for the odometry's fixed frame
-
-Which parts are thrusters and sensors comes from the part data (a ``propeller`` section, or
-a section of the sensor registry), never from type names, so a user's part works the same way.
-A sensor's gz name is ``<instance>_<what>`` and the vehicle model's key ``<instance>/<what>``.
+The Gazebo composition, bridge.yaml, the launch and the scan-to-range node all read these
+names, so the two sides of the bridge cannot drift apart. Every name is namespaced by the
+vehicle name (never the world's, nor how Gazebo lumps links), so several vehicles can share one
+world. Thrusters and sensors come from the part data (a ``propeller`` section, or a sensor
+kind's section), never from type names, so a user's part works the same way. The table of
+names is at ``vehicle_topics``.
 """
 
 from __future__ import annotations
@@ -70,7 +52,7 @@ class SensorTopics:
     """The names of one sensor (or light) of a part: one per registry section it has."""
 
     key: str  # "<instance>/<what>": the vehicle model's key
-    kind: str  # its part-data section (sensors.KINDS)
+    kind: str  # its part-data section (sensor_kinds.KINDS)
     instance: str
     type: str  # noqa: A003 (the part type)
     sensor_name: str  # "<instance>_<what>": the gz <sensor> (or <light>) name
@@ -129,7 +111,25 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     Return the names for the vehicle recorded in ``record``.
 
     ``name`` defaults to the URDF's robot name. Raises ConfigError for a name that cannot be a
-    ROS namespace.
+    ROS namespace. The names (gz -> ROS where bridged):
+
+        thrust command   /<name>/<instance>/thrust          ROS and gz (std_msgs/Float64, N)
+        echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
+                         (PointCloud2: the whole cone; gz's LaserScan on
+                         /<name>/<instance>/scan is not bridged: ros_gz would keep one row of
+                         it, physics/echosounder.py)
+                         /<name>/<instance>/range           ROS only (Range, from the converter)
+        joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
+        odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)
+        odom -> base TF  /model/<name>/tf (gz)           -> /tf (ROS)
+        other sensors    /<name>/<instance>/<what> on both sides (gz adds a stream's suffix, if
+                         any), one per stream of its kind (formats/sensor_kinds.py): imu,
+                         magnetic_field, fix, image + camera_info, scan, pressure
+        clock            /clock
+        TF frames        <name>/<link> (robot_state_publisher's frame_prefix "<name>/"), and
+                         <name>/odom for the odometry's fixed frame
+
+    A sensor's gz name is ``<instance>_<what>`` and the vehicle model's key ``<instance>/<what>``.
     """
     name = check_vehicle_name(record.robot_name if name is None else name)
     thrusters = []
@@ -165,8 +165,8 @@ def sensor_topics(name: str, record: AssemblyRecord, part, section: str,
     """
     Return the names of the sensor that section ``section`` of a part's data describes.
 
-    ``values``: the section (sensors.KINDS[section] says its keys); its frame keys name frames
-    of the part, which the record has as links. Raises when the record lacks one.
+    ``values``: the section (sensor_kinds.KINDS[section] says its keys); its frame keys name
+    frames of the part, which the record has as links. Raises when the record lacks one.
     """
     kind = KINDS[section]
     frames = {f.name: f.link for f in record.frames_of(part.name)}

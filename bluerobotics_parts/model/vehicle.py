@@ -15,21 +15,11 @@
 """
 The vehicle model: a resolved URDF as flat name maps plus topology queries.
 
-Downstream code asks "which joint drives motor_port?", "which part carries ping_beam?", "what
-lies between the mount and the beam?". This answers from the URDF and its assembly record
-alone (nothing re-resolves a config), with every value a float in SI units, and one exception
-type per way a query can fail, so a caller walking up the tree can tell "this is the root"
-(NoParentJoint) from "no such link" (UnknownLink).
-
-Conventions:
-
-* Every map is keyed by name; ``links`` and ``joints`` are in traversal order (depth first from
-  the root, children in document order), so iterating them is deterministic.
-* ``slots`` is keyed ``"<of>/<slot>"`` (see ``slot_key``): unambiguous, unlike the slot link
-  name ``<of>_<slot>``, since names never contain ``/``.
-* Queries return records (Link, Joint, Part, Slot); paths are lists of names, links and joints
-  interleaved. An unknown name anywhere raises the Unknown* error of what was asked for;
-  ``path_to`` takes a link or a joint and raises UnknownLink for a name that is neither.
+It answers "which joint drives motor_port?", "which part carries ping_beam?", "what lies
+between the mount and the beam?" from the URDF and its assembly record alone (nothing
+re-resolves a config), every value a float in SI units, with one exception type per way a
+query can fail, so a caller walking up the tree can tell "this is the root" (NoParentJoint)
+from "no such link" (UnknownLink). Its conventions: ``Vehicle``.
 """
 
 from __future__ import annotations
@@ -112,7 +102,7 @@ class Actuator:
 @dataclass(frozen=True)
 class Sensor:
     """
-    A sensor (or light) of a fitted part: one section of the sensor registry (sensors.py).
+    A sensor (or light) of a fitted part: one section of its kind (formats/sensor_kinds.py).
 
     Keyed ``<instance>/<what>`` (``ping/scan``, ``navigator/imu``), like its ROS topic
     ``/<vehicle>/<instance>/<what>``.
@@ -133,7 +123,18 @@ class Sensor:
 
 
 class Vehicle:
-    """Flat maps of a resolved vehicle and the queries over its tree (see the module doc)."""
+    """
+    Flat maps of a resolved vehicle and the queries over its tree.
+
+    * Every map is keyed by name; ``links`` and ``joints`` are in traversal order (depth first
+      from the root, children in document order), so iterating them is deterministic.
+    * ``slots`` is keyed ``"<of>/<slot>"`` (see ``slot_key``): unambiguous, unlike the slot
+      link name ``<of>_<slot>``, since names never contain ``/``.
+    * Queries return records (Link, Joint, Part, Slot); paths are lists of names, links and
+      joints interleaved. An unknown name anywhere raises the Unknown* error of what was asked
+      for; ``path_to`` takes a link or a joint and raises UnknownLink for a name that is
+      neither.
+    """
 
     def __init__(self, name, root, links, joints, parts, slots, actuators, sensors, lights=None):
         self.name = name

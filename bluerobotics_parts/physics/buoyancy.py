@@ -15,26 +15,12 @@
 """
 The buoyant force on a vehicle's collision shapes at a pose, computed two ways.
 
-``exact``: the water surface (the world plane z = 0) cuts every shape as it lies; the force is
-the weight of the water below the plane and acts at the centroid of that volume. This is
-textbook hydrostatics, and what a real hull of that shape would feel.
-
-``harmonic``: what gz-sim 8's graded Buoyancy system computes (gazebosim/gz-sim, tag
-gz-sim8_8.14.0, src/systems/buoyancy/Buoyancy.cc, ``BuoyancyPrivate::GradedFluidDensity``):
-for each collision shape it builds the plane ``Planed{(0, 0, 1), height - pose.Pos().Z()}``
-in the shape's OWN frame (the source marks it "TODO(arjo): Transform plane and slice the
-shape"), takes ``shape.VolumeBelow(plane)`` and ``shape.CenterOfVolumeBelow(plane)`` in that
-frame, and applies the vertical force of that volume at that centre transformed back to the
-world (``ResolveForces``). A tilted shape therefore keeps the volume it has level at the same
-centre height, and its centre of buoyancy moves with the shape instead of toward the low
-side. Above the density change the rest of the shape gets the air density. Shapes it reads:
-box, sphere, cylinder, capsule, ellipsoid, cone; from 8.0 to 8.11 only box and sphere
-(``GradedFluidDensity<math::Cylinderd>`` first appears at gz-sim8_8.12.0); meshes get no
-graded buoyancy at all (the ``default:`` branch warns once).
-
+``exact``: the water surface (the world plane z = 0) cuts every shape as it lies, as it would
+a real hull. ``harmonic``: what gz-sim 8's graded Buoyancy system computes, cutting each shape
+in its own frame, which is where the simulated vehicle settles (its source: ``harmonic``).
 Both return the vertical force (N, up positive) and the moment (N m) about a given point, in
-the world frame. The water: sea water below z = 0, air above, the densities of the shipped
-world (config/worlds/water.sdf).
+the world frame: sea water below z = 0, air above, the densities of the shipped world
+(config/worlds/water.sdf).
 """
 
 from __future__ import annotations
@@ -88,7 +74,20 @@ def exact(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY) -
 def harmonic(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY,
              cylinders: bool = True) -> Wrench:
     """
-    Return the buoyancy as gz-sim 8.14's graded Buoyancy computes it (module doc).
+    Return the buoyancy as gz-sim 8.14's graded Buoyancy computes it.
+
+    gazebosim/gz-sim, tag gz-sim8_8.14.0, src/systems/buoyancy/Buoyancy.cc,
+    ``BuoyancyPrivate::GradedFluidDensity``: for each collision shape it builds the plane
+    ``Planed{(0, 0, 1), height - pose.Pos().Z()}`` in the shape's OWN frame (the source marks it
+    "TODO(arjo): Transform plane and slice the shape"), takes ``shape.VolumeBelow(plane)`` and
+    ``shape.CenterOfVolumeBelow(plane)`` in that frame, and applies the vertical force of that
+    volume at that centre transformed back to the world (``ResolveForces``). A tilted shape
+    therefore keeps the volume it has level at the same centre height, and its centre of
+    buoyancy moves with the shape instead of toward the low side. Above the density change the
+    rest of the shape gets the air density. Shapes it reads: box, sphere, cylinder, capsule,
+    ellipsoid, cone; from 8.0 to 8.11 only box and sphere
+    (``GradedFluidDensity<math::Cylinderd>`` first appears at gz-sim8_8.12.0); meshes get no
+    graded buoyancy at all (the ``default:`` branch warns once).
 
     ``cylinders=False`` leaves cylinders out, as gz-sim 8.0 to 8.11 do.
     """

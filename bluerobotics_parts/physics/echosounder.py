@@ -15,36 +15,13 @@
 """
 Turning the simulated Ping's returns into the single range a sensor_msgs/Range carries.
 
-The Ping is a single-beam echosounder with a 25 deg cone. Gazebo simulates it as a gpu_lidar
-with a square grid of rays over the cone's width on both axes (``RayGrid``); the rays outside
-the cone (the grid's corners) are left out when the range is taken. ros_gz cannot bridge the
-cone as a LaserScan: its LaserScan conversion keeps only the middle row of a multi-row scan
+Gazebo simulates the Ping (single beam, 25 deg cone) as a gpu_lidar with a square grid of rays
+over the cone (``RayGrid``). ros_gz's LaserScan conversion keeps only the middle row
 (gazebosim/ros_gz, branch jazzy, ros_gz_bridge/src/convert/sensor_msgs.cpp,
 ``convert_gz_to_ros(gz::msgs::LaserScan)``: "If there are multiple vertical beams, use the one
-in the middle"), and Range has no bridge at all (ros_gz issue 586). The gpu_lidar's point
-cloud (``<topic>/points``, gz.msgs.PointCloudPacked) carries every ray, and ros_gz bridges it
-whole as a sensor_msgs/PointCloud2 (the same file, ``convert_gz_to_ros(PointCloudPacked)``);
-``range_node`` turns each cloud into one Range with the arithmetic here, free of ROS, so it is
-tested without it.
-
-The cloud's layout is gz-sensors': ``height`` rows (vertical angles, bottom first) of
-``width`` points (horizontal angles), each point x, y, z = depth * (cos v cos h, cos v sin h,
-sin v), float32, in the sensor frame (gazebosim/gz-sensors, tag gz-sensors8_8.2.2,
-src/GpuLidarSensor.cc, ``FillPointCloudMsg``). A ray with no return within range has depth
-+inf, one closer than the minimum -inf (rays are masked to +/-inf, REP 117), so its x is +/-inf.
-
-What one scan becomes (REP 117 semantics, as the Range message documents them), over the rays
-inside the cone:
-
-* the nearest echo within ``[range_min, range_max]``: a single-beam echosounder reports the
-  first return inside its cone, so the shortest valid ray wins;
-* ``-inf`` when no ray is within range but at least one saw something closer than
-  ``range_min`` (a detection too close to measure);
-* ``+inf`` when nothing was detected within range (open water);
-* ``nan`` when the scan has no usable ray at all (empty, or only NaN, REP 117's "erroneous"):
-  there is nothing to report, and the node publishes nothing for such a scan.
-
-Values beyond ``range_max`` count as no detection, whatever the simulator wrote for them.
+in the middle") and Range has no bridge at all (ros_gz issue 586), but the point cloud
+(``<topic>/points``) is bridged whole (the same file, ``convert_gz_to_ros(PointCloudPacked)``):
+``range_node`` turns each cloud into one Range with the arithmetic here, free of ROS.
 """
 
 from __future__ import annotations
@@ -61,7 +38,21 @@ ULTRASOUND = 0
 
 
 def scan_to_range(ranges, range_min: float, range_max: float) -> float:
-    """Return the range one scan reports: nearest valid echo, -inf, +inf or nan (module doc)."""
+    """
+    Return the range one scan reports: nearest valid echo, -inf, +inf or nan.
+
+    REP 117 semantics, as the Range message documents them, over the rays inside the cone:
+
+    * the nearest echo within ``[range_min, range_max]``: a single-beam echosounder reports the
+      first return inside its cone, so the shortest valid ray wins;
+    * ``-inf`` when no ray is within range but at least one saw something closer than
+      ``range_min`` (a detection too close to measure);
+    * ``+inf`` when nothing was detected within range (open water);
+    * ``nan`` when the scan has no usable ray at all (empty, or only NaN, REP 117's
+      "erroneous"): there is nothing to report, and the node publishes nothing for such a scan.
+
+    Values beyond ``range_max`` count as no detection, whatever the simulator wrote for them.
+    """
     nearest = math.inf
     too_close = False
     usable = False
@@ -87,7 +78,8 @@ class RayGrid:
     A square grid of gpu_lidar rays over a cone's full width on both axes.
 
     ``samples`` rays per axis, from -half to +half (one ray on the axis when it is odd); the
-    composition writes it (gazebo.py), the Range conversion reads clouds laid out by it.
+    composition writes it (gazebo/sensor_blocks.py), the Range conversion reads clouds laid out
+    by it.
     """
 
     beam_width: float  # rad, the cone's full opening angle
@@ -122,7 +114,14 @@ def cloud_ranges(cloud) -> list[float]:
     ``cloud`` is a sensor_msgs/msg/PointCloud2 (or anything with its fields): ``width``,
     ``height``, ``point_step``, ``row_step``, ``is_bigendian``, ``fields`` (``name``,
     ``offset``, ``datatype``) and ``data``. A finite point's range is its distance from the
-    sensor; a point with an infinite x is +/-inf (module doc); anything else is NaN.
+    sensor; a point with an infinite x is +/-inf; anything else is NaN.
+
+    The cloud's layout is gz-sensors': ``height`` rows (vertical angles, bottom first) of
+    ``width`` points (horizontal angles), each point x, y, z = depth * (cos v cos h,
+    cos v sin h, sin v), float32, in the sensor frame (gazebosim/gz-sensors, tag
+    gz-sensors8_8.2.2, src/GpuLidarSensor.cc, ``FillPointCloudMsg``). A ray with no return
+    within range has depth +inf, one closer than the minimum -inf (rays are masked to +/-inf,
+    REP 117), so its x is +/-inf.
     """
     offsets = {f.name: f.offset for f in cloud.fields if f.datatype == FLOAT32}
     if not all(axis in offsets for axis in 'xyz'):
@@ -196,13 +195,13 @@ class RangeSpec:
         """
         Return the ranges of a point cloud's rays that lie inside this sensor's cone.
 
-        The cloud is laid out as a square ``RayGrid`` over the field of view (as gazebo.py
-        composes it).
+        The cloud is laid out as a square ``RayGrid`` over the field of view (as
+        gazebo/sensor_blocks.py composes it).
         """
         if cloud.width != cloud.height:
             raise EchosounderError(
                 f'the point cloud is {cloud.width} x {cloud.height} rays; the echosounder is '
-                'composed as a square grid over its cone (bluerobotics_parts.gazebo.composition)')
+                'composed as a square grid over its cone (gazebo/sensor_blocks.py)')
         ranges = cloud_ranges(cloud)
         inside = RayGrid(self.field_of_view, cloud.width).in_cone()
         return [r for r, keep in zip(ranges, inside) if keep]

@@ -16,27 +16,11 @@
 Static flotation of a resolved vehicle: where its level waterline settles, and its drafts.
 
 Gazebo's Buoyancy system lifts a vehicle by the water its *collision* geometry displaces, so
-this check uses exactly that geometry: every link's ``<collision>`` boxes, cylinders and
-spheres, placed by forward kinematics at rest (kinematics.py). It solves, for an upright
-vehicle at level trim, the waterline height z (in the root link frame) at which
-
-    water_density * displaced_volume(z) = mass
-
-by bisection (the displaced volume only grows with z). Volumes are exact for boxes in any
-orientation and for spheres; a cylinder is integrated along its axis (exact when it lies
-level or upright, Gauss-Legendre otherwise). Mesh collisions are refused: their volume
-would need a watertight mesh we do not have.
-
-Reported (all in metres, root link frame):
-
-* ``waterline``: the solved z.
-* ``hull_draft`` = waterline - ``hull_bottom``, the lowest point of the base part's own
-  collision geometry (the BlueBoat's hull boxes).
-* ``overall_draft`` = waterline - ``lowest_point``, the lowest point of every link's
-  collision geometry and of every propeller disc. A fitted propeller has no collision (its
-  slot says ``collision: false``), so its disc is taken from the part data: diameter at the
-  joint origin, perpendicular to the joint axis.
-* ``freeboard`` = ``hull_top`` - waterline, the top of the base part's collision geometry.
+this uses exactly that geometry (boxes, cylinders and spheres, placed by model/kinematics.py)
+and bisects for the waterline z at which water_density * displaced_volume(z) = mass. Volumes
+are exact for boxes and spheres; a cylinder is integrated along its axis (exact when level or
+upright, Gauss-Legendre otherwise). Mesh collisions are refused: their volume would need a
+watertight mesh we do not have.
 """
 
 from __future__ import annotations
@@ -79,6 +63,19 @@ class Sphere:
 
 @dataclass(frozen=True)
 class Flotation:
+    """
+    An upright vehicle floating at level trim (all in metres, root link frame).
+
+    * ``waterline``: the solved z.
+    * ``hull_draft`` = waterline - ``hull_bottom``, the lowest point of the base part's own
+      collision geometry (the BlueBoat's hull boxes).
+    * ``overall_draft`` = waterline - ``lowest_point``, the lowest point of every link's
+      collision geometry and of every propeller disc. A fitted propeller has no collision (its
+      slot says ``collision: false``), so its disc is taken from the part data: diameter at the
+      joint origin, perpendicular to the joint axis.
+    * ``freeboard`` = ``hull_top`` - waterline, the top of the base part's collision geometry.
+    """
+
     mass: float  # kg
     water_density: float  # kg/m^3
     displaced_volume: float  # m^3

@@ -15,16 +15,11 @@
 """
 ``bluerobotics-parts info CONFIG``: how the vehicle floats and drives, before any simulation.
 
-From the resolved URDF (its collision geometry, link masses and frames) and the part data:
-
-* mass and centre of gravity (root link frame, every joint at zero);
-* the upright rest under two buoyancy models (buoyancy.py): ``exact`` hydrostatics, and the
-  algorithm gz-sim 8's graded Buoyancy system runs, which is where the simulated vehicle
-  settles: displacement, heave, trim and heel, drafts, freeboard, the roll and pitch
-  stiffnesses and the metacentric heights GM_T and GM_L (stability.py);
-* each propeller's thrust limits, bench and installed (what the Thruster systems get), and the
-  steady speeds the Hydrodynamics coefficients give at full thrust ahead and astern and the
-  yaw rate with one propeller alone (propulsion.py).
+From the resolved URDF and the part data: mass and centre of gravity; the upright rest under
+``exact`` hydrostatics and under gz-sim 8's graded Buoyancy algorithm (buoyancy.py: where the
+simulated vehicle settles), with drafts, freeboard, stiffnesses and metacentric heights
+(stability.py); each propeller's bench and installed thrust limits, and the steady speeds and
+one-propeller yaw rate the Hydrodynamics coefficients give (propulsion.py).
 """
 
 from __future__ import annotations

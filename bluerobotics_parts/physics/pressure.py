@@ -19,18 +19,8 @@ Gazebo Harmonic has no water pressure sensor: gz-sensors 8's AirPressureSensor f
 standard atmosphere above a reference altitude, and the Altimeter reports the height change
 since start (gazebosim/gz-sensors gz-sensors8_8.2.2 src/AirPressureSensor.cc,
 src/AltimeterSensor.cc; gz-sim8_8.14.0 src/systems/altimeter/Altimeter.cc sets the vertical
-reference to the sensor's first world z). So the pressure is computed from the vehicle's
-odometry, which gz-sim's OdometryPublisher gives as the model's world pose
-(src/systems/odometry_publisher/OdometryPublisher.cc, PreUpdate: ``worldPose`` of the model;
-with ``dimensions`` 3 its z too), and the sensor's fixed offset in the root link:
-
-    depth = surface_z - (p + R offset)_z          (world z up, water surface at z = 0)
-    pressure = p_atm + rho g max(depth, 0)        (hydrostatic, absolute, Pa)
-
-with the shipped worlds' water (rho 1025 kg/m^3, buoyancy.py), SDFormat's default gravity
-9.8 m/s^2 (the worlds keep it) and the standard atmosphere 101325 Pa. Above the surface it
-reads the atmosphere (the air column is left out). The reading saturates at the sensor's
-``max_pressure``. Nothing here needs ROS; ``pressure_node`` publishes it as FluidPressure.
+reference to the sensor's first world z). So the pressure is computed here, free of ROS, from
+the vehicle's odometry (``PressureSpec.pressure``); ``pressure_node`` publishes it.
 """
 
 from __future__ import annotations
@@ -116,6 +106,20 @@ class PressureSpec:
         return self.surface_z - (position[2] + moved[2])
 
     def pressure(self, position, orientation) -> float:
-        """Return the absolute pressure at the sensor (Pa), saturated at ``max_pressure``."""
+        """
+        Return the absolute pressure at the sensor (Pa), saturated at ``max_pressure``.
+
+        ``position`` and ``orientation`` are the odometry's, which gz-sim's OdometryPublisher
+        gives as the model's world pose (gz-sim8_8.14.0
+        src/systems/odometry_publisher/OdometryPublisher.cc, PreUpdate: ``worldPose`` of the
+        model; with ``dimensions`` 3 its z too); ``offset`` is the sensor's in the root link:
+
+            depth = surface_z - (p + R offset)_z          (world z up, water surface at z = 0)
+            pressure = p_atm + rho g max(depth, 0)        (hydrostatic, absolute, Pa)
+
+        with the shipped worlds' water (rho 1025 kg/m^3, physics/water.py), SDFormat's default
+        gravity 9.8 m/s^2 (the worlds keep it) and the standard atmosphere 101325 Pa. Above the
+        surface it reads the atmosphere (the air column is left out).
+        """
         depth = max(self.depth(position, orientation), 0.0)
         return min(self.atmosphere + self.density * self.gravity * depth, self.max_pressure)

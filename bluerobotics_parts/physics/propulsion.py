@@ -15,23 +15,9 @@
 """
 What the fitted propellers can do: their thrust limits and the steady speeds they reach.
 
-Thrust limits. A propeller part states its bench figures (``propeller: max_thrust /
-min_thrust``, from the maker's chart). A base part may state the fraction of those figures its
-propulsors deliver installed on it (``installed_thrust: fraction``): the BlueBoat's published
-maximum static thrust, 8.2 kgf for the boat, is 73% of the two M200s' bench 2 x 5.63 kgf. The
-Gazebo Thruster system gets the installed limits (``max_thrust_cmd`` / ``min_thrust_cmd``), so
-a full command gives the force the boat delivers, and the surge drag is fitted to the same
-figure. Without the section the fraction is 1 (the bench figures).
-
-Steady speeds. gz-sim's Hydrodynamics system applies, per axis, the force
-``X = xU u + xUabsU |u| u`` (gazebosim/gz-sim, tag gz-sim8_8.14.0,
-src/systems/hydrodynamics/HydrodynamicsUtils.hh ``buildDampingMatrix``: D = -xU - xUabsU |u|,
-force -D u), so a constant thrust T settles where -X = T:
-
-    u = (-b + sqrt(b^2 + 4 a T)) / (2 a),   a = -xUabsU, b = -xU
-
-and the same for yaw with ``nR`` / ``nRabsR`` and the thrusters' moment about the base link
-origin (where the system applies its wrench). The turn ignores the sway and Coriolis coupling.
+A propeller part states its bench thrust, a base part the fraction its propulsors deliver
+installed on it (``installed_fraction``); the Gazebo Thruster system gets the installed limits.
+The steady speeds balance them against gz-sim's Hydrodynamics damping (``steady_speed``).
 """
 
 from __future__ import annotations
@@ -63,7 +49,16 @@ class ThrustLimits:
 
 
 def installed_fraction(base_part) -> float:
-    """Return the base part's ``installed_thrust: fraction`` (1 when it states none)."""
+    """
+    Return the base part's ``installed_thrust: fraction`` (1 when it states none).
+
+    A propeller part states its bench figures (``propeller: max_thrust / min_thrust``, from the
+    maker's chart); this is the fraction of them its propulsors deliver installed on the base:
+    the BlueBoat's published maximum static thrust, 8.2 kgf for the boat, is 73% of the two
+    M200s' bench 2 x 5.63 kgf. The Gazebo Thruster system gets the installed limits
+    (``max_thrust_cmd`` / ``min_thrust_cmd``), so a full command gives the force the boat
+    delivers, and the surge drag is fitted to the same figure.
+    """
     section = base_part.data.get('installed_thrust') or {}
     return float(section.get('fraction', 1.0))
 
@@ -85,7 +80,12 @@ def steady_speed(thrust: float, linear: float, quadratic: float) -> float:
     Return the speed where a constant thrust (or moment) balances ``lin u + quad |u| u``.
 
     The coefficients are gz-sim Hydrodynamics' (negative: resisting); the result has the
-    sign of the thrust.
+    sign of the thrust. The system applies, per axis, the force ``X = xU u + xUabsU |u| u``
+    (gazebosim/gz-sim, tag gz-sim8_8.14.0, src/systems/hydrodynamics/HydrodynamicsUtils.hh
+    ``buildDampingMatrix``: D = -xU - xUabsU |u|, force -D u), so a constant thrust T settles
+    where -X = T:
+
+        u = (-b + sqrt(b^2 + 4 a T)) / (2 a),   a = -xUabsU, b = -xU
     """
     a, b = -quadratic, -linear
     if a < 0 or b < 0 or (a == 0 and b == 0):
@@ -116,7 +116,9 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
 
     Full ahead (every propeller at the limit that pushes the vehicle ahead: its maximum when
     it points forward, its minimum when it points aft, as an ROV's vectored front thrusters
-    do), full astern (the other limits), and one propeller (the first) full ahead alone.
+    do), full astern (the other limits), and one propeller (the first) full ahead alone. The
+    turn uses ``nR`` / ``nRabsR`` and the propeller's moment about the base link origin (where
+    the system applies its wrench); it ignores the sway and Coriolis coupling.
     """
     poses = kinematics.link_poses(vehicle)
     forces = {}

@@ -15,17 +15,11 @@
 """
 How a vehicle floats at rest: its heave, heel and trim, and its metacentric heights.
 
-The vehicle is one rigid body (every joint at zero, as Gazebo lumps it) with its total mass at
-its centre of gravity. For a buoyancy model of buoyancy.py (``exact`` or ``harmonic``), Newton's
-method finds the root link's height z, roll and pitch (yaw and the horizontal position do not
-matter) at which the buoyant force carries the weight and its moment about the centre of
-gravity vanishes. The stiffnesses are the restoring moments per radian of roll and of pitch
-about that rest, with the vehicle free to heave, and the metacentric heights follow:
-
-    GM_T = K_roll / (m g),    GM_L = K_pitch / (m g)
-
-(the classic definition: the righting moment m g GM sin(theta) for small theta). A negative
-value means the vehicle does not rest upright there: it capsizes about that axis.
+One rigid body (every joint at zero, as Gazebo lumps it) and a buoyancy model of buoyancy.py:
+Newton's method finds the root link's height, roll and pitch at which the buoyant force
+carries the weight with no moment about the centre of gravity. The roll and pitch stiffnesses
+there (free to heave) give GM_T = K_roll / (m g) and GM_L = K_pitch / (m g) (the righting
+moment m g GM sin(theta) for small theta); a negative one means it capsizes about that axis.
 """
 
 from __future__ import annotations

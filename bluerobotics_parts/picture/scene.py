@@ -16,10 +16,10 @@
 What the picture of a vehicle shows, in its root link's frame (render.py draws it).
 
 From a resolved URDF and its record, nothing else: every link's ``<visual>`` geometry placed
-with every joint at zero (kinematics.py), coloured by its material; every slot frame (filled
-or empty) and every named part frame (``ping_beam``) as a marker with its pose; and, for a
-vessel (a base part that spawns at the surface), the water plane where ``info`` finds the
-vehicle at rest (stability.py, exact hydrostatics).
+with every joint at zero (model/kinematics.py), coloured by its material; every slot frame
+(filled or empty) and every named part frame (``ping_beam``) as a marker with its pose; and,
+for a vessel (a base part that spawns at the surface), the water plane where ``info`` finds
+the vehicle at rest (physics/stability.py, exact hydrostatics).
 """
 
 from __future__ import annotations

@@ -16,27 +16,10 @@
 What ``vehicle.launch.py`` and ``display.launch.py`` start, planned from plain strings.
 
 The launch files declare the arguments (launch_arguments.py) and map a plan to launch actions
-(launch_actions.py); the decisions live here, where they are tested without ROS:
-
-* the config is built exactly once (``build.build``: resolve, check, Gazebo composition,
-  bridge), so a bad config stops the launch with the check's message before any node starts;
-* the artefacts go to the vehicle's folder (launch_artefacts.py) all or nothing:
-  ``robot_description.urdf`` (what Gazebo spawns and robot_state_publisher publishes),
-  ``bridge.yaml`` (what parameter_bridge reads) and ``vehicle.rviz`` (rviz_view.py);
-* every sensor whose registry entry has a converter gets its node (``converter_nodes``);
-* every node gets its package, executable, name, namespace, parameters and arguments, with
-  topic and frame names from ``topics.py`` only; ``use_sim_time`` is one value for the
-  whole launch (the launch files set it as a global parameter, not per node).
-
-Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and node
-names, so launching the file again with another ``name`` adds a vehicle. Each launch starts its
-own parameter_bridge, and each bridge bridges ``/clock``: with two vehicles ROS sees two
-publishers of the same Gazebo clock, which carry identical stamps, so time stays monotonic and
-nothing breaks; it only doubles the clock traffic.
-
-Every topic a node is given is absolute (``/<name>/...``) and the spawn reads a file, so a
-parent launch's ``PushROSNamespace`` moves the nodes but not what the bridge and the spawn
-connect.
+(launch_actions.py); the decisions live here, where they are tested without ROS: one build
+(description/identified.py, through the build cache), so a bad config stops the launch before
+any node starts; the artefacts written all or nothing (launch_artefacts.py); every node with
+its name, namespace and parameters, topic and frame names from model/topics.py only.
 """
 
 from __future__ import annotations
@@ -144,6 +127,13 @@ def plan(values, environ=None,
 
     Builds once, then writes the artefacts; any BlueRoboticsPartsError is raised before
     anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``.
+
+    Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and
+    node names, so another ``name`` adds a vehicle. Each launch's parameter_bridge bridges
+    ``/clock``, so ROS sees one publisher of the same Gazebo clock per vehicle: identical
+    stamps, time stays monotonic, only the clock traffic grows. Every topic a node is given is
+    absolute (``/<name>/...``) and the spawn reads a file, so a parent launch's
+    ``PushROSNamespace`` moves the nodes but not what the bridge and the spawn connect.
     """
     args = parse_arguments(values, ARGUMENTS)
     vehicle = _vehicle(args, environ)

@@ -16,21 +16,10 @@
 ``pose_to_pressure``: a simulated depth sensor's sensor_msgs/msg/FluidPressure.
 
 Gazebo has no water pressure sensor; this node computes the pressure at the sensor from the
-vehicle's odometry (pressure.py has the arithmetic and its sources). The launch file starts
-one per pressure sensor with the names from ``topics.py`` and the sensor's place from the
-vehicle model:
-
-    odometry_topic   nav_msgs/Odometry of the vehicle, e.g. /bluerov2/odometry
-    pressure_topic   FluidPressure to publish, e.g. /bluerov2/bar30/pressure
-    frame_id         TF frame of the sensor, e.g. bluerov2/bar30_port
-    offset           the sensor in the root link, [x, y, z] m
-    max_pressure     where the reading saturates, Pa
-    update_rate      readings a second, at most (the part's; 0: one per odometry message)
-
-One FluidPressure per odometry message, at most ``update_rate`` a second by the messages'
-stamps (pressure.Throttle), stamped with its odometry's time; ``variance`` 0, which the
-message defines as unknown. It stops cleanly on SIGINT / SIGTERM as ``scan_to_range`` does
-(node_runner.run). Every rclpy import is inside a function.
+vehicle's odometry (physics/pressure.py has the arithmetic and its sources): one FluidPressure
+per odometry message, at most ``update_rate`` a second by the stamps, with its odometry's stamp
+and ``variance`` 0 (unknown, as the message defines it). The launch starts one per pressure
+sensor (parameters: ``make_node``); it stops as ``scan_to_range`` does (node_runner.py).
 """
 
 from __future__ import annotations
@@ -57,7 +46,15 @@ def make_node(parameter_overrides=()):
     Return the rclpy node (rclpy must be initialised).
 
     ``parameter_overrides`` (rclpy Parameters) stand in for --ros-args. Raises PressureError
-    for parameters that describe no pressure sensor.
+    for parameters that describe no pressure sensor. The launch sets every parameter, with the
+    names from model/topics.py and the sensor's place from the vehicle model::
+
+        odometry_topic   nav_msgs/Odometry of the vehicle, e.g. /bluerov2/odometry
+        pressure_topic   FluidPressure to publish, e.g. /bluerov2/bar30/pressure
+        frame_id         TF frame of the sensor, e.g. bluerov2/bar30_port
+        offset           the sensor in the root link, [x, y, z] m
+        max_pressure     where the reading saturates, Pa
+        update_rate      readings a second, at most (the part's; 0: one per odometry message)
     """
     from nav_msgs.msg import Odometry
     from rclpy.node import Node

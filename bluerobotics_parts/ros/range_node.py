@@ -16,21 +16,10 @@
 ``scan_to_range``: republishes a simulated Ping's scan as a sensor_msgs/msg/Range.
 
 ros_gz bridges the Ping's gpu_lidar cone as a PointCloud2 (Range cannot be bridged, and a
-LaserScan would keep only one row of the cone: ``echosounder``'s module doc); this node turns
-each cloud into one Range with the arithmetic of ``echosounder``. The launch file starts
-one per echosounder with the names from ``topics.py`` and the beam data from the part:
-
-    scan_topic     PointCloud2 to read, e.g. /blueboat/ping/scan
-    range_topic    Range to publish, e.g. /blueboat/ping/range
-    frame_id       TF frame of the beam, e.g. blueboat/ping_beam (the scan's own frame id is
-                   whatever Gazebo named it; the Range is stamped with this one)
-    field_of_view  full beam opening angle, rad
-    min_range, max_range   the measurable interval, m
-
-The header stamp is the scan's, so the Range is as old as the measurement. SIGINT and SIGTERM,
-however many arrive and whenever, end the node cleanly with exit status 0 (node_runner.py,
-shared with pose_to_pressure). Every rclpy import is inside a function: the module imports
-(and ``main`` explains itself) without ROS.
+LaserScan would keep only one row of the cone: physics/echosounder.py's module doc); this node
+turns each cloud into one Range with that module's arithmetic, stamped with the scan's time.
+The launch starts one per echosounder (parameters: ``make_node``). It ends cleanly on SIGINT and
+SIGTERM (node_runner.py); rclpy is imported inside functions, so the module imports without ROS.
 """
 
 from __future__ import annotations
@@ -57,7 +46,15 @@ def make_node(parameter_overrides=()):
     Return the rclpy node (rclpy must be initialised).
 
     ``parameter_overrides`` (rclpy Parameters) stand in for --ros-args. Raises
-    EchosounderError for parameters that describe no ranger.
+    EchosounderError for parameters that describe no ranger. The launch sets every parameter,
+    with the names from model/topics.py and the beam data from the part::
+
+        scan_topic     PointCloud2 to read, e.g. /blueboat/ping/scan
+        range_topic    Range to publish, e.g. /blueboat/ping/range
+        frame_id       TF frame of the beam, e.g. blueboat/ping_beam (the scan's own frame id is
+                       whatever Gazebo named it; the Range is stamped with this one)
+        field_of_view  full beam opening angle, rad
+        min_range, max_range   the measurable interval, m
     """
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-A user part's meshes lie inside its part file's folder, or are shipped meshes (issue 8, item 8).
+A user part's meshes lie inside its part file's folder, or are shipped meshes.
 
 Anything else (``file:///etc/passwd``, ``../../../../etc/passwd``, an absolute path, a link out
 of the folder, another package) is refused when the part file is loaded, naming the part

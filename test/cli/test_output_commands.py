@@ -15,9 +15,8 @@
 """
 The commands' outputs (``urdf -o``, ``build --output``, ``export``), as a user runs them.
 
-Issue 8: item 2 (nothing that is not a regular file is replaced), item 5 (everything that
-can fail runs before the first byte is written) and item 10 (the file-system root and the
-package's own data are no output folders).
+Nothing that is not a regular file is replaced, everything that can fail runs before the first
+byte is written, and the file-system root and the package's own data are no output folders.
 """
 
 from __future__ import annotations

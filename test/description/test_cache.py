@@ -13,12 +13,12 @@
 # limitations under the License.
 
 """
-The build cache (issue 11 section 3): reused only when every input is unchanged.
+The build cache: reused only when every input is unchanged.
 
 Each test runs ``bluerobotics-parts build`` in this process with the cache on in a folder of
 its own. Whether a run built or reused is seen by counting the calls of the function that
-builds (``cli._build_products``); a reused run must print and write exactly what building
-would.
+builds (cli/main.py's ``_build_products``); a reused run must print and write exactly what
+building would.
 """
 
 from __future__ import annotations

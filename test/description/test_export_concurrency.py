@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Concurrent and interrupted exports into one folder (issue 8, item 7).
+Concurrent and interrupted exports into one folder.
 
 Real processes: four exports at once take turns and leave one complete description; a reader
 never finds robot.urdf missing nor a mixed set; an export killed at any step leaves the old or

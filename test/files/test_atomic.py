@@ -15,9 +15,8 @@
 """
 Writing outputs all or nothing, and never over anything that is not a regular file.
 
-Issue 8, items 2 and 10: a device, FIFO, socket, folder or symbolic link where an output goes
-is refused and left as it was; the file-system root and the package's own data are never
-output folders.
+A device, FIFO, socket, folder or symbolic link where an output goes is refused and left as it
+was; the file-system root and the package's own data are never output folders.
 """
 
 from __future__ import annotations

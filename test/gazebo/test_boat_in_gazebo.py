@@ -15,15 +15,13 @@
 """
 The vehicles in the real Gazebo, a headless gz-sim 8.14 running the shipped water world.
 
-The server has dartsim and the Buoyancy, Hydrodynamics and Thruster systems (gz_support.py).
-
-For the default BlueBoat, the T200 config and mast_and_payload, one scripted run each (60 s of
-simulated time, about 10 s here): spawned level at the surface it settles to the trim
-``bluerobotics-parts info`` predicts for Gazebo's buoyancy algorithm, and stays; a 10 deg pitch
-and then a 10 deg roll disturbance die out within 10 s; full thrust ahead gives the published
-3.0 m/s (within 5%); full astern slows it and backs it; one propeller alone turns it. Then the
-propeller spin at a 10 ms step, and a water current carrying the boat. Where Gazebo
-Harmonic is not installed these skip with the reason (gz_support.require).
+For the default BlueBoat, the T200 config and mast_and_payload, one scripted run each (60 s
+simulated, about 10 s here): it settles to the trim ``bluerobotics-parts info`` predicts for
+Gazebo's buoyancy, 10 deg pitch and roll disturbances die out within 10 s, full thrust ahead
+gives the published 3.0 m/s (within 5%), astern backs it, one propeller turns it; then the
+propeller spin at a 10 ms step, and a water current. The server has dartsim and the Buoyancy,
+Hydrodynamics and Thruster systems (support/gz_support.py); without Gazebo Harmonic these skip
+with the reason (gz_support.require).
 """
 
 from __future__ import annotations

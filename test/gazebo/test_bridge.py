@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""bridge.yaml: the ros_gz_bridge entries generated from the manifest."""
+"""bridge.yaml: the ros_gz_bridge entries generated from the assembly record."""
 
 from __future__ import annotations
 

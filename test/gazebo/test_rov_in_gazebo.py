@@ -15,15 +15,10 @@
 """
 The BlueROV2 and the BlueROV2 Heavy in Harmonic's own SDFormat 14 and headless gz-sim 8.14.
 
-SDFormat 14 is what gz-sim 8 loads a URDF with; the simulations run the composed URDF in the
-shipped water world (test/gz_support.py: Buoyancy, Hydrodynamics and Thruster as Gazebo runs
-them). Each test prints what it measured, so a run documents the behaviour:
-
-    pytest test/test_bluerov2_gz.py -q -s
-
-The published figures they are held against are in docs/PARTS.md ("BlueROV2") with their
-sources. Thrust commands are in newtons on the vehicle's gz thrust topics (topics.py), as the
-bridge passes them from ROS.
+The simulations run the composed URDF in the shipped water world (test/support/gz_support.py).
+Each test prints what it measured (``pytest test/gazebo/test_rov_in_gazebo.py -q -s``) and holds
+it against the published figures in docs/PARTS.md ("BlueROV2"), with their sources. Thrust
+commands are in newtons on the vehicle's gz thrust topics (model/topics.py), as from ROS.
 """
 
 from __future__ import annotations

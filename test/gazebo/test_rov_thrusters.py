@@ -15,23 +15,11 @@
 """
 BlueROV2 thrusters are numbered and pointed as ArduSub expects.
 
-ArduSub mixes six axes into motor commands with per-motor factors. The tables below are
-copied from ArduPilot's ``libraries/AP_Motors/AP_Motors6DOF.cpp``,
-``AP_Motors6DOF::setup_motors`` (read at commit 0fd5fbf258e877389665051b1f7c7531ac1db76a of
-ArduPilot/ardupilot; a 2025 revision of the same file, with ``set_actuator_bidirectional_slew``,
-has the same rows), in its column order: roll, pitch, yaw, throttle, forward, lateral.
-ArduSub's senses (NED body frame) are roll right, pitch up, yaw right (clockwise seen from
-above), throttle up, forward, lateral right; a motor's positive command is the one its factors
-multiply.
-
-The model's side: gz's Thruster pushes with the commanded thrust along its joint's axis, at the
-joint's child link (gz-sim tag gz-sim8_8.14.0, src/systems/thruster/Thruster.cc,
-``Thruster::PreUpdate``: ``unitVector = jointWorldPose.Rot().RotateVector(jointAxis)``, then
-``link.AddWorldWrench(_ecm, unitVector * desiredThrust, unitVector * torque)``); the
-coefficient's sign only sets the spin sense (``ThrustToAngularVec``). So a positive command on
-thruster n gives a force along its joint axis at its joint origin, and a moment about the
-vehicle's centre of mass. In REP 103 axes (x forward, y left, z up) ArduSub's senses are
-forward = Fx, lateral = -Fy, throttle = Fz, roll = Mx, pitch = -My, yaw = -Mz.
+The tables of per-motor factors are copied from ArduPilot's
+``libraries/AP_Motors/AP_Motors6DOF.cpp``, ``AP_Motors6DOF::setup_motors`` (read at commit
+0fd5fbf258e877389665051b1f7c7531ac1db76a of ArduPilot/ardupilot; a 2025 revision of the same
+file, with ``set_actuator_bidirectional_slew``, has the same rows), in its column order: roll,
+pitch, yaw, throttle, forward, lateral; how the model's side compares: ``ardusub_effect``.
 """
 
 from __future__ import annotations
@@ -87,7 +75,20 @@ def centre_of_mass(vehicle: Vehicle, poses: dict) -> np.ndarray:
 
 
 def ardusub_effect(vehicle: Vehicle, thruster: str) -> dict:
-    """Return what 1 N of positive command on a thruster does, in ArduSub's axes and senses."""
+    """
+    Return what 1 N of positive command on a thruster does, in ArduSub's axes and senses.
+
+    ArduSub's senses (NED body frame) are roll right, pitch up, yaw right (clockwise seen from
+    above), throttle up, forward, lateral right; a motor's positive command is the one its
+    factors multiply. gz's Thruster pushes with the commanded thrust along its joint's axis, at
+    the joint's child link (gz-sim tag gz-sim8_8.14.0, src/systems/thruster/Thruster.cc,
+    ``Thruster::PreUpdate``: ``unitVector = jointWorldPose.Rot().RotateVector(jointAxis)``, then
+    ``link.AddWorldWrench(_ecm, unitVector * desiredThrust, unitVector * torque)``); the
+    coefficient's sign only sets the spin sense (``ThrustToAngularVec``). So a positive command
+    on thruster n gives a force along its joint axis at its joint origin, and a moment about the
+    vehicle's centre of mass. In REP 103 axes (x forward, y left, z up) ArduSub's senses are
+    forward = Fx, lateral = -Fy, throttle = Fz, roll = Mx, pitch = -My, yaw = -Mz.
+    """
     poses = kinematics.link_poses(vehicle)
     origin, axis = kinematics.joint_frame(vehicle, poses, vehicle.actuators[thruster].joint)
     force = np.array(axis)

@@ -15,14 +15,12 @@
 """
 What Gazebo makes of robot_description.urdf, and the water world as SDFormat reads it.
 
-The converted model is checked against the manifest, the part data, our own forward kinematics
-and the bridge.
-
-The conversion checked is Harmonic's own: SDFormat 14 (``import sdformat14`` where Gazebo
-Harmonic is installed, gz_support.py), which gz-sim 8 loads a URDF with. Debian's ``ign sdf``
-(SDFormat 12.3, the Fortress-era converter, in any clone) stays as a second check of what an
-older converter would drop: the thruster joints below the massless slot links
-(gazebo.CARRIER_MASS) and the world's validity.
+The converted model is checked against the build's record, the part data, our own forward
+kinematics and the bridge. The conversion checked is Harmonic's own, SDFormat 14 (``import
+sdformat14``, gz_support.py), which gz-sim 8 loads a URDF with; Debian's ``ign sdf`` (SDFormat
+12.3, the Fortress-era converter, in any clone) is a second check of what an older converter
+would drop: the thruster joints below the massless slot links (composition.CARRIER_MASS) and
+the world's validity.
 """
 
 from __future__ import annotations
@@ -122,7 +120,7 @@ def test_it_loads_with_no_errors_as_one_model(case, request):
     # every fixed joint is lumped into the root link; the spinning propellers stay links
     assert links == sorted([result.vehicle.root_link] + propellers(result))
     # ... mass included: all but the spinning propeller links' (and the 10 mg carriers, see
-    # gazebo.CARRIER_MASS)
+    # composition.CARRIER_MASS)
     spinning = sum(result.vehicle.links[name].mass for name in result.vehicle.actuators)
     assert float(xml.find(f"link[@name='{result.vehicle.root_link}']/inertial/mass").text) == \
         pytest.approx(result.vehicle.total_mass - spinning, abs=1e-4)

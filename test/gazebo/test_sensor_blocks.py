@@ -17,11 +17,10 @@ The sensor parts: each by its composition and by what Harmonic's SDFormat 14 mak
 
 The headless Gazebo here has no sensors (no rendering, no gz-sensors), so a sensor is checked
 as far as it can be without running it: the sensor kinds (formats/sensor_kinds.py) against
-ros_gz_bridge's type table, the composed blocks against the part data and the element
-tables, SDFormat 14's model of the composed URDF (0 errors, each sensor or light on the root
-link where its frame is, its values), the bridge entries, the shipped worlds' systems, and
-what removing a part removes.
-What stays unverified until a full Gazebo runs them is in NOTES.md ("Sensors").
+ros_gz_bridge's type table, the composed blocks against the part data and the element tables,
+SDFormat 14's model of the composed URDF, the bridge entries, the shipped worlds' systems, and
+what removing a part removes. What stays unverified until a full Gazebo runs them: NOTES.md
+("Sensors").
 """
 
 from __future__ import annotations
@@ -114,7 +113,7 @@ def test_every_bridge_entry_of_every_shipped_config_is_in_the_table(config):
 
 @pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
 def test_every_sensor_element_written_is_one_its_system_reads(config):
-    """Each composed sensor and light against its table (gazebo_elements.py, with sources)."""
+    """Each composed sensor and light against its table (gazebo/elements.py, with sources)."""
     for _, element in blocks(build_gazebo(config)).values():
         assert gazebo_elements.unread(element) == [], element.get('name')
 

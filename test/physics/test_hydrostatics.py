@@ -406,7 +406,7 @@ def test_an_off_centre_weight_trims_the_barge(tmp_path):
 # -- stability: the BlueBoat ---------------------------------------------------------------------
 
 # The shipped BlueBoat configs (the BlueROV2's are held to the same cut in
-# test_bluerov2_physics.py; a submerged ROV has no GM_L of a metre).
+# test_rov_physics.py; a submerged ROV has no GM_L of a metre).
 BOAT_CONFIGS = [p for p in SHIPPED_CONFIGS if not p.name.startswith('bluerov2')]
 
 

@@ -16,16 +16,8 @@
 The BlueROV2's mass properties, displacement and damping.
 
 Measured on the resolved vehicles (the URDF that robot_state_publisher and Gazebo get) and held
-against the figures they were derived from (tools/derive_bluerov2.py states them with their
-sources):
-
-* mass: 10.5 kg standard (Blue Robotics: 10-11 kg with ballast), 13.5 kg Heavy (von Benzon et
-  al. 2022);
-* net buoyancy in sea water: 0.2 kg standard (Blue Robotics, with ballast), 0.235 kg Heavy
-  (von Benzon's volume 0.0134 m^3 at 1025 kg/m^3);
-* the centre of buoyancy (the collision volumes' centroid: where Gazebo's Buoyancy pushes a
-  submerged vehicle) 0.01 m straight above the centre of mass, so it self-rights;
-* the inertia about the centre of mass: von Benzon's for the Heavy, derived for the standard.
+against the figures they were derived from, each test with its source (tools/derive_bluerov2.py
+states them all).
 """
 
 from __future__ import annotations
@@ -88,11 +80,23 @@ def centre_of_buoyancy(urdf, poses) -> tuple:
 
 
 def test_the_vehicle_has_its_published_mass(rov):
+    """
+    Check the mass against its sources.
+
+    10.5 kg standard (Blue Robotics: 10-11 kg with ballast), 13.5 kg Heavy (von Benzon et al.
+    2022).
+    """
     _, _, vehicle, _, (mass, _, _, _) = rov
     assert vehicle.total_mass == pytest.approx(mass, abs=1e-6)
 
 
 def test_it_is_slightly_buoyant_in_sea_water_by_the_published_amount(rov):
+    """
+    Check the net buoyancy in sea water against its sources.
+
+    0.2 kg standard (Blue Robotics, with ballast), 0.235 kg Heavy (von Benzon's volume
+    0.0134 m^3 at 1025 kg/m^3).
+    """
     _, urdf, vehicle, poses, (_, net, _, _) = rov
     volume, _ = centre_of_buoyancy(urdf, poses)
     assert volume * SEA_WATER - vehicle.total_mass == pytest.approx(net, abs=0.002)
@@ -101,6 +105,12 @@ def test_it_is_slightly_buoyant_in_sea_water_by_the_published_amount(rov):
 
 
 def test_the_centre_of_buoyancy_is_straight_above_the_centre_of_mass(rov):
+    """
+    Check the centre of buoyancy is 0.01 m straight above the centre of mass, so it self-rights.
+
+    The centre of buoyancy is the collision volumes' centroid: where Gazebo's Buoyancy pushes a
+    submerged vehicle.
+    """
     _, urdf, vehicle, poses, _ = rov
     _, buoyancy = centre_of_buoyancy(urdf, poses)
     offset = buoyancy - centre_of_mass(vehicle, poses)
@@ -108,6 +118,11 @@ def test_the_centre_of_buoyancy_is_straight_above_the_centre_of_mass(rov):
 
 
 def test_the_inertia_about_the_centre_of_mass_is_the_stated_one(rov):
+    """
+    Check the inertia about the centre of mass.
+
+    Von Benzon's for the Heavy, derived for the standard.
+    """
     _, _, vehicle, poses, (_, _, inertia, _) = rov
     total = inertia_about(vehicle, poses, centre_of_mass(vehicle, poses))
     assert np.diag(total) == pytest.approx(inertia, rel=0.02)

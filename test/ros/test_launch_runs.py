@@ -17,16 +17,9 @@ vehicle.launch.py and display.launch.py run by ``ros2 launch``, as a user runs t
 
 The installed launch stack (launch, launch_ros, ros2launch), ros_gz_sim's installed
 gz_sim.launch.py and the real scan_to_range node run; every other program is fronted by a
-recorder (test/ros_doubles/: robot_state_publisher, parameter_bridge, create, rviz2,
-joint_state_publisher_gui are rclpy nodes parsing the real --ros-args; gz is a Ruby script
-like the real one) that records what it was started with, then runs the real program where it
-is installed or stands in for it (ros_support.make_prefix). Every launch ends with a
-terminal's Ctrl-C (SIGINT to the whole process group).
-
-ros_gz_sim starts gz through /bin/sh (``ExecuteProcess(shell=True)``, ros_gz branch jazzy,
-ros_gz_sim/launch/gz_sim.launch.py): Debian's and Ubuntu's dash then dies of the Ctrl-C's
-SIGINT itself, whatever gz does, so launch reports that wrapper "died" with -2. That report is
-accepted for the wrapper alone, and only once gz under it has stopped cleanly (NOTES.md).
+recorder (test/support/ros_doubles/, ros_support.make_prefix) that records what it was started
+with, then runs the real program where it is installed or stands in for it. Every launch ends
+with a terminal's Ctrl-C (SIGINT to the whole process group; ``shut_down``).
 """
 
 from __future__ import annotations
@@ -93,10 +86,15 @@ def wait_for_log(run: LaunchRun, text: str, timeout: float = 60.0) -> None:
 
 def shut_down(run: LaunchRun, shares_records: bool = False, group: bool = True) -> None:
     """
-    Ctrl-C, then assert the clean shutdown (the gz wrapper: see the module docstring).
+    Ctrl-C, then assert the clean shutdown.
 
     With ``shares_records`` another launch still running wrote records too: only the
     processes this launch reports are checked for leftovers.
+
+    ros_gz_sim starts gz through /bin/sh (``ExecuteProcess(shell=True)``, ros_gz branch jazzy,
+    ros_gz_sim/launch/gz_sim.launch.py): Debian's and Ubuntu's dash then dies of the Ctrl-C's
+    SIGINT itself, whatever gz does, so launch reports that wrapper "died" with -2. That report
+    is accepted for the wrapper alone, and only once gz under it has stopped cleanly (NOTES.md).
     """
     code = run.interrupt(group=group)
     try:

@@ -15,14 +15,11 @@
 """
 scan_to_range under launch_testing, over real DDS (Fast DDS, loopback only).
 
-The node is started by launch exactly as vehicle.launch.py starts it: the NodeSpec the launch
-plan makes for the shipped BlueBoat's Ping, mapped by launch_actions.node (package,
-executable, name, namespace, parameters). The test publishes point clouds of the cone (as
-Gazebo's gpu_lidar lays them out, echo_clouds.py) on the plan's scan topic and checks the Ranges
-on its range topic: the nearest in-range return of the rays inside the cone, +inf / -inf
-outside the interval, nothing for a scan without a usable ray, and every other field.
-
-Skips with the reason where the launch stack is not installed (ros_support.require_launch).
+Started exactly as vehicle.launch.py starts it (the launch plan's NodeSpec for the shipped
+BlueBoat's Ping, mapped by launch_actions.node). The test publishes clouds of the cone
+(echo_clouds.py) on the plan's scan topic and checks the Ranges on its range topic: the nearest
+in-range return inside the cone, +inf / -inf outside the interval, nothing for a scan without a
+usable ray, and every other field. Skips without the launch stack (ros_support.require_launch).
 """
 
 import math
@@ -43,7 +40,8 @@ try:
     import launch_testing.actions
     import launch_testing.asserts
 except ImportError as missing:  # no ROS 2 Jazzy launch stack here
-    ros_support.unavailable_module(f'needs launch_testing ({missing}): {ros_support.GET_ROS}')
+    ros_support.unavailable_module(ros_support.launch_stack_missing() or
+                                   f'needs launch_testing ({missing}): {ros_support.GET_ROS}')
 
 PLAN = {}  # the launch plan the node was started from, for the tests
 SAVED_ENVIRONMENT = {}

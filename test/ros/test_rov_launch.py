@@ -138,7 +138,7 @@ def test_ros2_launch_spawns_the_rov_1_m_down(prefix, tmp_path, config):  # noqa:
     Run ``ros2 launch bluerobotics_parts vehicle.launch.py config:=...`` for real.
 
     The launch stack is real; the programs it starts are fronted by the recorders that record
-    their command lines and parameter files (test/ros_support.py; where a double stands in,
+    their command lines and parameter files (test/support/ros_support.py; where a double stands in,
     what the real program would do stays unverified, NOTES.md).
     """
     name, count = ROVS[config]

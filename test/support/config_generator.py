@@ -15,13 +15,11 @@
 """
 A seeded generator of configs (and user part files) for the differential test.
 
-Each case is the text of a config and of the part files it names. Most are well-formed YAML
-of the right shape, so that what differs between them is the assembly rules: slot entries
-(of:, none, names, types a slot accepts or not, unknown types, slots that do not exist,
-slots configured twice, bare on: keys, missing keys), free placements (parents that exist or
-not, inside themselves, bad vectors), ad hoc slots (chains, clashes, defaults, joints,
-vectors), user part files with slots and frames (clashing type names, parts that contain
-themselves), names used twice, unknown keys. The mix is tuned so that about half resolve.
+Each case is the text of a config and of the part files it names, mostly well-formed YAML of
+the right shape, so that what differs is the assembly rules: slot entries (of:, none, names,
+accepted or unknown types, missing or twice-configured slots, bare on: keys), free placements,
+ad hoc slots, user part files with slots and frames (clashing or self-containing types), names
+used twice, unknown keys. The mix is tuned so that about half resolve.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ messages, the ament linters) fails the test where it is missing: the set-up inst
 
 The programs a launch starts (robot_state_publisher, parameter_bridge, create, rviz2,
 joint_state_publisher_gui, gz) are each fronted by a recorder in the test's ament prefix
-(test/ros_doubles/): it records how launch started the program, then runs the real one where
-the ament index (PATH for gz) has it, or stands in for it where it is absent. The
+(test/support/ros_doubles/): it records how launch started the program, then runs the real one
+where the ament index (PATH for gz) has it, or stands in for it where it is absent. The
 composition_interfaces module launch_ros imports is a double only where the real one is absent.
 """
 
@@ -135,8 +135,8 @@ def require_launch() -> Path:
     if gz_sim_launch is None:
         unavailable(f"needs ros_gz_sim's gz_sim.launch.py on the ament index: {GET_ROS_GZ}")
     if not executable('ruby'):
-        pytest.fail('needs ruby for the gz recorder (test/ros_doubles/gz): tools/setup.sh test '
-                    'installs it from Debian (apt install ruby)', pytrace=False)
+        pytest.fail('needs ruby for the gz recorder (test/support/ros_doubles/gz): tools/setup.sh '
+                    'test installs it from Debian (apt install ruby)', pytrace=False)
     return gz_sim_launch
 
 

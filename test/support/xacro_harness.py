@@ -15,20 +15,11 @@
 """
 The xacro resolver (urdf/assembly.xacro) run in-process, for the differential test.
 
-No package code runs xacro: the package resolves configs in Python (resolution.py). This
-harness runs the standalone resolver on a config file, as ``xacro urdf/assembly.xacro
-config:=FILE`` would, and returns its URDF in the form the package writes (xacro's banner
-and the resolver's comments removed). Three things make it faster than the command, none of
-which changes the document:
-
-* the shipped part files are parsed once per process (xacro's ``load_yaml`` reads them with
-  the pure-Python YAML loader on every run otherwise); configs and user part files are read
-  by xacro every time;
-* each ``${...}`` expression is compiled once per process (xacro's ``safe_eval`` compiles
-  the same few hundred expressions again at every macro call);
-* xacro's ``replace_node`` inserts a macro's output with one ``insertBefore`` per node, which
-  is quadratic in the number of links; the same splice is done here as one list operation;
-* resolution runs in a thread with a large stack, so deep assemblies fit.
+As ``xacro urdf/assembly.xacro config:=FILE`` would, returning its URDF in the form the package
+writes (no banner, no comments). Faster than the command, the document unchanged: the shipped
+part files parsed once per process (xacro's ``load_yaml``), each ``${...}`` expression compiled
+once (``safe_eval``), ``replace_node``'s quadratic ``insertBefore`` per node done as one list
+splice, and a thread with a large stack so deep assemblies fit.
 """
 
 from __future__ import annotations
@@ -108,9 +99,9 @@ def _process(config: str) -> str:
 
 def to_text(doc) -> str:
     """
-    Serialise as the package always has: no banner, no comments, two-space indentation.
+    Serialise as the package writes (assembly/urdf_writer.py's header, two-space indentation).
 
-    The normalisation the former in-process resolver (bluerobotics_parts/resolve.py) applied.
+    xacro's banner and the resolver's comments are removed.
     """
     root = doc.documentElement
     _strip_comments(root)

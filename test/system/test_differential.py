@@ -13,25 +13,14 @@
 # limitations under the License.
 
 """
-The Python resolution and the xacro resolver agree (issue 11).
+The Python resolution and the xacro resolver agree.
 
-Every command resolves configs in Python (bluerobotics_parts/resolution.py, written out by
-urdf_writer.py); ``xacro urdf/assembly.xacro config:=...`` stays the standalone resolver. For
-every shipped config and for generated ones (test/config_generator.py, seeded: valid and
-invalid, slot entries, of:, none, names, free placements, ad hoc slots, user part files with
-slots), this holds the two to the same answer:
-
-* a config the Python resolution finds an expansion problem in (a rule the xacro resolver
-  enforces) is refused by xacro, and xacro's message is the first such problem, word for
-  word (``ASSEMBLY ERROR: ...`` in both);
-* any other config is resolved by xacro, to the same URDF text, byte for byte, and so the
-  same record (parts, slots, frames, in the same order); and the assembly check of xacro's
-  URDF against the config finds exactly the problems the Python resolution lists (the rules
-  only the whole result shows: names used twice, references that match nothing, ...).
-
-Configs whose shape the loader refuses (config.py, part_format.py) say nothing about the
-resolvers and are only counted. xacro runs in-process (test/xacro_harness.py, the shipped
-part files parsed once per process) in two worker processes.
+Commands resolve in Python (assembly/resolution.py, assembly/urdf_writer.py); ``xacro
+urdf/assembly.xacro config:=...`` is the standalone resolver. On every shipped config and on
+seeded generated ones (test/support/config_generator.py), a config with an expansion problem is
+refused by xacro with the first such problem, word for word; any other resolves to the same URDF
+byte for byte, and the check of xacro's URDF finds exactly the problems the Python resolution
+lists. Configs the loader refuses are only counted. xacro runs in-process (xacro_harness.py).
 """
 
 from __future__ import annotations
@@ -133,7 +122,9 @@ def test_every_shipped_config_resolves_the_same_both_ways(path):
 def test_generated_configs_resolve_the_same_both_ways():
     cases = generated_cases()
     chunks = [cases[i::8] for i in range(8)]
-    with multiprocessing.get_context('fork').Pool(2) as pool:
+    # spawned, not forked: this process may already run threads (Fast DDS, after the rclpy
+    # tests), and a fork copies their locks in whatever state they were
+    with multiprocessing.get_context('spawn').Pool(2) as pool:
         outcomes = [o for chunk in pool.map(_compare_cases, chunks) for o in chunk]
     failures = [o['failure'] for o in sorted(outcomes, key=lambda o: o['number'])
                 if o.get('failure')]

@@ -15,13 +15,11 @@
 """
 Fuzzing configs and user part files through the whole build.
 
-Every generated input (test/fuzz_inputs.py, seeded) must end in one of two ways: a build
-whose URDFs urdfdom's check_urdf accepts, or a project error (a BlueRoboticsPartsError, which
-the commands print as a message) each of whose messages names its file and line (every input
-here is a file). Any other exception, more than 2 s or more than 300 MB of
-memory for one input fails the test and names the seed, so the case can be replayed with
-``python test/system/test_fuzz.py SEED``. BLUEROBOTICS_PARTS_FUZZ_EXAMPLES sets the count (the
-default keeps the test to about a minute on the CI machine).
+Every generated input (test/support/fuzz_inputs.py, seeded) must end in a build whose URDFs
+urdfdom's check_urdf accepts, or in a BlueRoboticsPartsError each of whose messages names its
+file and line. Anything else, more than 2 s or more than 300 MB for one input fails and names
+the seed, replayed with ``python test/system/test_fuzz.py SEED``.
+BLUEROBOTICS_PARTS_FUZZ_EXAMPLES sets the count (the default takes about a minute in CI).
 """
 
 import os

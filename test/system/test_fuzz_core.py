@@ -13,19 +13,13 @@
 # limitations under the License.
 
 """
-Fuzzed configs and part files end in a result or a message, never in a traceback (issue 8).
+Fuzzed configs and part files end in a result or a message, never in a traceback.
 
-A second fuzz test beside test_fuzz.py: its inputs come from the differential test's
-generator (the assembly rules' corner cases), and it runs the check and the API too.
-
-Seeded: configs from the differential test's generator, then mutated: values replaced by
-hostile ones (huge numbers, long or odd names, wrong types, deep nesting, null), lines
-dropped or repeated, tags and aliases inserted; user part files likewise. Each input goes
-through the build (resolution, URDF, Gazebo composition, bridge, vehicle model), the check
-against the default URDF, and (as Python data) the API. Either it succeeds, and then
-urdfdom's check_urdf accepts the URDF (for a sample), or it raises the package's own error;
-nothing else, within 2 s of CPU per input, and the process grows by less than 300 MB over
-the run.
+Beside test_fuzz.py: seeded configs from the differential test's generator, then mutated
+(hostile values, dropped or repeated lines, tags and aliases), and user part files likewise,
+through the build, the check and the API. Each succeeds (urdfdom's check_urdf accepting the URDF,
+for a sample) or raises the package's own error; nothing else, within 2 s of CPU per input, and
+the process grows by less than 300 MB over the run.
 """
 
 from __future__ import annotations

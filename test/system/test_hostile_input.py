@@ -15,10 +15,10 @@
 """
 Inputs are data: no YAML tag runs as code, and no input file can hang or exhaust a command.
 
-The exploit below is the one reported in issue 8: xacro registers its unit tags (!radians,
-!degrees, ...) on PyYAML's global SafeLoader the first time it loads YAML, and their
-constructors evaluate the tagged text. Each test runs in a fresh Python process, so the
-global registrations are really there (or really absent) as they would be for a user.
+The exploit below: xacro registers its unit tags (!radians, !degrees, ...) on PyYAML's global
+SafeLoader the first time it loads YAML, and their constructors evaluate the tagged text. Each
+test runs in a fresh Python process, so the global registrations are really there (or really
+absent) as they would be for a user.
 """
 
 import os
