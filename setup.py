@@ -53,9 +53,10 @@ setup(
     install_requires=['PyYAML>=5.4', 'xacro>=2.0.8', 'numpy', 'Pillow>=10.1', 'argcomplete>=2'],
     extras_require={
         # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon, wheel
-        # (test_packaging's offline pip install); tools/setup_ros.sh adds ROS 2 and the linters
+        # (test_packaging's offline pip install), pymavlink (the ground station of the SITL
+        # flights); tools/setup_ros.sh adds ROS 2 and the linters
         'test': ['pytest<8', 'cmeel-urdfdom', 'trimesh', 'numpy', 'colcon-common-extensions',
-                 'colcon-ros', 'wheel', 'jsonschema'],
+                 'colcon-ros', 'wheel', 'jsonschema', 'pymavlink'],
     },
     data_files=[
         ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),

@@ -26,15 +26,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
+from .ardupilot import parameters as ardupilot_parameters, plugin as ardupilot_plugin
+from .ardupilot.wiring import wire, Wiring
 from .assembly.catalogue import Catalogue
 from .assembly.pipeline import resolve_config, Resolved
 from .assembly.resolution import drive_problems
 from .assembly.urdf_writer import urdf_text
-from .errors import AssemblyError, in_line_order
+from .errors import AssemblyError, ConfigError, in_line_order
 from .gazebo import bridge, composition
 from .model.topics import vehicle_topics, VehicleTopics
 from .model.vehicle import Vehicle
-from .paths import BRIDGE_FILE, URDF_FILE
+from .paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
+from .physics import propulsion
+
+AUTOPILOTS = ('none', 'ardupilot')
+MAX_AUTOPILOT_INSTANCE = 99  # SITL -I N: ports 5760 + 10 N and 9002 + 10 N stay valid
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,9 @@ class Build:
     tree: Element  # the URDF with the Gazebo extension blocks, as a tree (never changed)
     urdf: str  # the same as text: robot_description.urdf
     bridge_yaml: str  # bridge.yaml for ros_gz_bridge's parameter_bridge
+    autopilot: Wiring | None = None  # ArduPilot's outputs, with --autopilot ardupilot
+    autopilot_instance: int = 0  # SITL's -I
+    ardupilot_parm: str | None = None  # ardupilot.parm
 
     @property
     def name(self) -> str:
@@ -55,15 +64,18 @@ class Build:
 
 
 def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
-                 current=None) -> Build:
+                 current=None, autopilot: str | None = None, autopilot_instance=0) -> Build:
     """
     Resolve (once), check, compose for Gazebo and generate the bridge.
 
     ``gz_release``: harmonic (default), ionic or jetty. ``current``: a water current, x y z in
-    m/s in the world frame, for the Hydrodynamics system.
+    m/s in the world frame, for the Hydrodynamics system. ``autopilot``: ``ardupilot`` adds
+    ArduPilot's plugin wired to the base frame's motor outputs and ``ardupilot.parm``
+    (ardupilot/), for SITL instance ``autopilot_instance``; none (default) adds nothing.
     """
     release = composition.gz_release(gz_release)  # fails before any work
     current = composition.current_vector(current)  # so does a malformed current
+    autopilot, instance = autopilot_choice(autopilot, autopilot_instance)
     resolved = resolve_config(config, name=name)
     stuck = drive_problems(resolved.resolution)  # before any Gazebo block: with their lines
     if stuck:
@@ -72,16 +84,42 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
     record = resolved.record
     names = vehicle_topics(record, catalogue, resolved.name)
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue, names)
+    wiring, extra, parm = None, (), None
+    if autopilot == 'ardupilot':
+        wiring = wire(resolved.resolution, vehicle, catalogue)
+        limits = propulsion.thrust_limits(record, catalogue)
+        extra = (ardupilot_plugin.plugin_block(wiring, names, limits, instance),
+                 ardupilot_plugin.imu_block(record.base.name))
+        parm = ardupilot_parameters.parm_text(wiring, resolved.name)
     composed = composition.compose_tree(resolved.tree, record, names, catalogue, release,
-                                        current=current)
+                                        current=current, extra=extra)
     return Build(resolved, catalogue, names, vehicle, release.name, composed,
-                 urdf_text(composed), bridge.bridge_yaml(names))
+                 urdf_text(composed), bridge.bridge_yaml(names, commands=wiring is None),
+                 wiring, instance, parm)
+
+
+def autopilot_choice(autopilot, instance) -> tuple:
+    """Return (autopilot, SITL instance) checked; ConfigError names what is valid."""
+    autopilot = 'none' if autopilot is None else str(autopilot).strip().lower()
+    if autopilot not in AUTOPILOTS:
+        raise ConfigError(f"unknown autopilot {autopilot!r}; valid: {', '.join(AUTOPILOTS)}")
+    try:
+        number = int(str(instance).strip())
+    except ValueError:
+        number = -1
+    if not 0 <= number <= MAX_AUTOPILOT_INSTANCE:
+        raise ConfigError(f'autopilot instance {instance!r}: give a whole number from 0 to '
+                          f'{MAX_AUTOPILOT_INSTANCE} (SITL -I N)')
+    return autopilot, number
 
 
 def artefacts(result: Build) -> dict[str, bytes]:
     """Return the files ``build`` writes, by name."""
-    return {URDF_FILE: result.urdf.encode('utf-8'),
-            BRIDGE_FILE: result.bridge_yaml.encode('utf-8')}
+    files = {URDF_FILE: result.urdf.encode('utf-8'),
+             BRIDGE_FILE: result.bridge_yaml.encode('utf-8')}
+    if result.ardupilot_parm is not None:
+        files[ARDUPILOT_FILE] = result.ardupilot_parm.encode('utf-8')
+    return files
 
 
 def summary_head(result: Build, identity: str) -> str:
@@ -108,5 +146,18 @@ def summary_head(result: Build, identity: str) -> str:
                   + ''.join(f', {what} {topic}' for what, topic in s.ros.items())
                   for s in found]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
+    if result.autopilot is not None:
+        lines += autopilot_lines(result.autopilot, result.autopilot_instance)
     lines.append(f'identity: {identity}')
     return '\n'.join(lines) + '\n'
+
+
+def autopilot_lines(wiring: Wiring, instance: int) -> list[str]:
+    """Return how a summary describes the autopilot's wiring and ports."""
+    frame = wiring.frame
+    lines = [f'autopilot: {frame.title}, SITL {frame.firmware} -I {instance}: JSON on UDP '
+             f'{ardupilot_plugin.fdm_port(instance)}, MAVLink on '
+             f'tcp:127.0.0.1:{ardupilot_plugin.mavlink_port(instance)}']
+    lines += [f'  {o.thruster}: SERVO{o.motor.servo} ({o.motor.function_name})'
+              for o in wiring.outputs]
+    return lines

@@ -261,6 +261,10 @@ class MissingLibrary(BlueRoboticsPartsError):
     """A library the picture needs is not installed."""
 
 
+class AutopilotError(BlueRoboticsPartsError):
+    """ArduPilot SITL cannot be started: its program or its defaults are not found."""
+
+
 class LaunchArgumentError(BlueRoboticsPartsError):
     """A launch argument value that cannot be used."""
 

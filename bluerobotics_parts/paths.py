@@ -32,6 +32,7 @@ PACKAGE_URI = f'package://{PACKAGE}/'
 #: The files a build writes (``build --output``, a launch's artefact folder).
 URDF_FILE = 'robot_description.urdf'
 BRIDGE_FILE = 'bridge.yaml'
+ARDUPILOT_FILE = 'ardupilot.parm'
 
 #: Set this to a share directory to override the lookup (e.g. a development copy).
 SHARE_ENV = 'BLUEROBOTICS_PARTS_SHARE'

@@ -34,8 +34,8 @@ import os
 from ament_index_python.packages import get_package_share_directory
 from bluerobotics_parts.ros import launch_arguments, launch_plan
 from bluerobotics_parts.ros.launch_actions import (argument_values, declare, node, planned,
-                                                   sim_time, stop_children_on_shutdown,
-                                                   warn_misspelled)
+                                                   process, sim_time,
+                                                   stop_children_on_shutdown, warn_misspelled)
 from launch import LaunchDescription
 from launch.actions import GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
@@ -57,6 +57,8 @@ def actions(context):
             launch_arguments=plan.gazebo_launch_arguments.items())],
             scoped=True, forwarding=False))
     result += [node(spec) for spec in plan.nodes]
+    if plan.autopilot is not None:  # ArduPilot SITL, with autopilot:=ardupilot
+        result.append(process(plan.autopilot))
     result.append(LogInfo(msg=plan.summary))
     return result
 

@@ -15,8 +15,9 @@
 """
 The package's structure: one subpackage per layer, imports one way, no cycle, a light import.
 
-Data flows one way: files -> formats -> assembly -> model -> physics -> gazebo -> build ->
-description -> picture -> api -> ros -> cli (errors and paths under all of them). A module may
+Data flows one way: files -> formats -> assembly -> model -> physics -> gazebo ->
+ardupilot -> build -> description -> picture -> api -> ros -> cli (errors and paths under
+all of them). A module may
 import its own layer and the layers below, never one above, counting imports inside functions
 too; no import cycle either, between modules or layers. Importing the package loads nothing
 but the package itself; no command or API path runs xacro (the standalone resolver).
@@ -34,8 +35,8 @@ import pytest
 PACKAGE = REPO / 'bluerobotics_parts'
 #: Each layer, lowest first: a top-level module (errors, paths, build, api) or a subpackage.
 LAYERS = (('errors', 'paths'), ('files',), ('formats',), ('assembly',), ('model',),
-          ('physics',), ('gazebo',), ('build',), ('description',), ('picture',), ('api',),
-          ('ros',), ('cli',))
+          ('physics',), ('gazebo',), ('ardupilot',), ('build',), ('description',), ('picture',),
+          ('api',), ('ros',), ('cli',))
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 TOP_MODULES = {'__init__', '__main__', 'api', 'build', 'errors', 'paths'}
 

@@ -150,6 +150,11 @@ class PartType:
                 for section in SECTIONS if isinstance(self.data.get(section), dict)}
 
     @property
+    def autopilot_frame(self) -> str | None:
+        """Return the ArduPilot frame the part declares (formats/autopilot_frames.py), if any."""
+        return (self.data.get('autopilot') or {}).get('frame')
+
+    @property
     def hydrodynamics(self) -> dict[str, float]:
         """Return the gz Hydrodynamics coefficients by name (xUabsU, zW, ...), notes left out."""
         data = self.data.get('hydrodynamics') or {}

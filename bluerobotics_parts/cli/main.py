@@ -109,7 +109,8 @@ def cmd_build(args) -> int:
     folder = Path(args.output)
     check_output_folder(folder)
     made = cache.reuse(None if args.no_cache else cache.folder(),
-                       (args.config, args.name, args.gz_release, None),
+                       (args.config, args.name, args.gz_release, None, 'build',
+                        (args.autopilot, args.autopilot_instance)),
                        lambda: _build_products(args), BuildOutput)
     files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
     write_files_atomically(folder, files)
@@ -148,7 +149,8 @@ def _build_products(args) -> tuple:
     from ..build import artefacts, summary_head
     from ..description.identified import identified_build
 
-    made = identified_build(args.config, name=args.name, gz_release=args.gz_release)
+    made = identified_build(args.config, name=args.name, gz_release=args.gz_release,
+                            autopilot=args.autopilot, autopilot_instance=args.autopilot_instance)
     output = BuildOutput({name: data.decode('utf-8') for name, data in
                           artefacts(made.build).items()}, summary_head(made.build, made.identity))
     return output, made.files_read
@@ -183,7 +185,7 @@ def cmd_verify(args) -> int:
 
 
 def cmd_info(args) -> int:
-    from ..physics.info import info_text, vehicle_info
+    from .info import info_text, vehicle_info
 
     sys.stdout.write(info_text(vehicle_info(args.config, name=args.name)))
     return EXIT_OK
@@ -283,6 +285,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                           'BLUEROBOTICS_PARTS_CACHE=off turns it off)')
     vehicle_name(sub)
     gz_release(sub)
+    sub.add_argument('--autopilot', default='none', choices=('none', 'ardupilot'),
+                     help="ardupilot: add ArduPilot's Gazebo plugin, wired to the base frame's "
+                          'motor outputs, and write ardupilot.parm for SITL (default: none)')
+    sub.add_argument('--autopilot-instance', default=0, type=int, metavar='N',
+                     help="SITL's instance (-I N): its ports are 9002 + 10 N (JSON) and "
+                          '5760 + 10 N (MAVLink); default 0')
 
     sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
     sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')

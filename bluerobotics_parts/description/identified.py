@@ -32,14 +32,15 @@ class IdentifiedBuild:
 
 
 def identified_build(config, name: str | None = None, gz_release: str | None = None,
-                     current=None) -> IdentifiedBuild:
+                     current=None, **autopilot) -> IdentifiedBuild:
     """
     Build, then identify the description (its meshes are read: it can fail, before any write).
 
-    The arguments are ``build.build_gazebo``'s.
+    The arguments are ``build.build_gazebo``'s (``autopilot``, ``autopilot_instance`` too).
     """
     from ..build import build_gazebo  # only on a cache miss: a hit needs no pipeline
 
-    result = build_gazebo(config, name=name, gz_release=gz_release, current=current)
+    result = build_gazebo(config, name=name, gz_release=gz_release, current=current,
+                          **autopilot)
     files, sources = description_sources(result)
     return IdentifiedBuild(result, identity_of(files), digests_read(files, sources))

@@ -29,6 +29,7 @@ import math
 import re
 
 from . import value_kinds as kinds
+from .autopilot_frames import FRAMES as AUTOPILOT_FRAMES
 from .config import NAME, name_problem, SLOT_JOINTS
 from .sensor_kinds import KINDS as SENSOR_KINDS
 from ..errors import AssemblyError, Problem, shown
@@ -38,7 +39,7 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'hydrostatics',
-             'hydrodynamics', 'installed_thrust') + tuple(SENSOR_KINDS)
+             'hydrodynamics', 'installed_thrust', 'autopilot') + tuple(SENSOR_KINDS)
 ROTATIONS = ('cw', 'ccw')
 # gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
 # quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
@@ -97,6 +98,11 @@ HYDROSTATICS_FIELDS = {
     'spawn_depth': kinds.number(nonnegative=True).described(
         'm below the surface a launch spawns it (z:=auto); 0 for a boat')}
 HYDROSTATICS_KEYS = tuple(HYDROSTATICS_FIELDS)
+#: A base part's ArduPilot frame (formats/autopilot_frames.py), for build --autopilot ardupilot.
+AUTOPILOT_FIELDS = {'frame': kinds.choice(AUTOPILOT_FRAMES).described(
+    'the ArduPilot frame that drives the vehicle')}
+AUTOPILOT_REQUIRED = ('frame',)
+AUTOPILOT_KEYS = tuple(AUTOPILOT_FIELDS)
 FRAME_KEYS = tuple(FRAME_FIELDS)
 SLOT_KEYS = tuple(SLOT_FIELDS)
 GEOMETRY_KEYS = tuple(GEOMETRY_FIELDS)
@@ -476,6 +482,8 @@ SECTION_CHECKS = {
     'installed_thrust': _Checker.installed_thrust,
     'hydrostatics': lambda checker, data, frames: checker.section(
         'hydrostatics', data, HYDROSTATICS_FIELDS, ()),
+    'autopilot': lambda checker, data, frames: checker.section(
+        'autopilot', data, AUTOPILOT_FIELDS, AUTOPILOT_REQUIRED),
     **{section: (lambda name: lambda checker, data, frames: checker.sensor(name, data, frames))(
         section) for section in SENSOR_KINDS},
 }

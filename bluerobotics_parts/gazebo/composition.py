@@ -78,13 +78,15 @@ def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
 
 
 def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: VehicleTopics,
-                 catalogue: Catalogue, release: GzRelease, current=None) -> ElementTree.Element:
+                 catalogue: Catalogue, release: GzRelease, current=None,
+                 extra: tuple = ()) -> ElementTree.Element:
     """
     Return a new ``<robot>``: the URDF's elements, carrier links with a mass, the blocks.
 
     ``root`` (the resolved URDF) is left as it is; its elements are shared, not copied.
     ``names``: the vehicle's topics (model/topics.py, of ``record``). ``current``: a water
-    current (x, y, z in m/s, world frame) for the Hydrodynamics system.
+    current (x, y, z in m/s, world frame) for the Hydrodynamics system. ``extra``: more
+    ``<gazebo>`` blocks (an autopilot's), checked like the others.
     """
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     limits = propulsion.thrust_limits(record, catalogue)
@@ -92,6 +94,7 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
               for t in names.thrusters]
     blocks += sensor_blocks(names, catalogue, release)
     blocks += vehicle_blocks(names, catalogue[record.base.type].hydrodynamics, current)
+    blocks += extra
     for block in blocks:
         unread = elements.unread(block[0])
         if unread:  # a bug here, not in the input: every element must be one Gazebo reads

@@ -234,6 +234,42 @@ MAGNETOMETER_SYSTEM_ELEMENTS = {
 }
 
 
+ARDUPILOT_GAZEBO = 'ArduPilot/ardupilot_gazebo main 082a0fe2 src/ArduPilotPlugin.cc, '
+_CONFIGURE = ARDUPILOT_GAZEBO + 'ArduPilotPlugin::Configure'
+_CONTROLS = ARDUPILOT_GAZEBO + 'ArduPilotPlugin::LoadControlChannels'
+_SOCKETS = ARDUPILOT_GAZEBO + 'ArduPilotPlugin::InitSockets'
+ARDUPILOT_PLUGIN_ELEMENTS = {
+    'fdm_addr': ('where SITL sends its servo packets from and gets the state', 'address',
+                 _SOCKETS),
+    'fdm_port_in': ('the UDP port the plugin listens on for servo packets (SITL -I N: 9002 + '
+                    '10 N)', 'port', _SOCKETS),
+    'connectionTimeoutMaxCount': ('missed packets before the connection counts as lost',
+                                  'count', _CONFIGURE),
+    'lock_step': ('wait for each servo packet before stepping (1: lock-step)', 'bool',
+                  _CONFIGURE),
+    'have_32_channels': ('servo packets of 32 channels instead of 16', 'bool', _CONFIGURE),
+    'modelXYZToAirplaneXForwardZDown': ('the model frame to ArduPilot body axes (x forward, y '
+                                        'right, z down)', 'm, rad', _CONFIGURE),
+    'gazeboXYZToNED': ('the world frame to NED (the plugin takes its inverse)', 'm, rad',
+                       _CONFIGURE + ', CreateStateJSON'),
+    'imuName': ('the IMU sensor whose readings go to SITL; its link gives the pose', 'name',
+                ARDUPILOT_GAZEBO + 'ArduPilotPlugin::LoadImuSensors, PreUpdate'),
+    'control': ('one servo output (attribute channel: its index, SERVOn is n - 1)', '-',
+                _CONTROLS),
+    'control/jointName': ('the joint it acts on (looked up even for COMMAND)', 'name',
+                          _CONTROLS),
+    'control/type': ('COMMAND: publish the command as gz.msgs.Double on cmd_topic', 'name',
+                     _CONTROLS + ', ApplyMotorForces'),
+    'control/cmd_topic': ('where a COMMAND control publishes', 'name', _CONTROLS),
+    'control/servo_min': ('the PWM read as 0', 'us', _CONTROLS + ', UpdateMotorCommands'),
+    'control/servo_max': ('the PWM read as 1', 'us', _CONTROLS + ', UpdateMotorCommands'),
+    'control/offset': ('added to the clamped 0..1 value', '1',
+                       _CONTROLS + ', UpdateMotorCommands'),
+    'control/multiplier': ('command = multiplier x (value + offset)', 'the command unit (N)',
+                           _CONTROLS + ', UpdateMotorCommands'),
+}
+
+
 @dataclass(frozen=True)
 class System:
     """A gz-sim system plugin: its library, its class and the elements its Configure reads."""
@@ -259,9 +295,12 @@ IMU_SYSTEM = System('gz-sim-imu-system', 'gz::sim::systems::Imu')
 MAGNETOMETER_SYSTEM = System('gz-sim-magnetometer-system', 'gz::sim::systems::Magnetometer',
                              MAGNETOMETER_SYSTEM_ELEMENTS)
 NAVSAT_SYSTEM = System('gz-sim-navsat-system', 'gz::sim::systems::NavSat')
+# ArduPilot's plugin (libArduPilotPlugin.so; GZ_ADD_PLUGIN_ALIAS registers "ArduPilotPlugin")
+ARDUPILOT_PLUGIN = System('ArduPilotPlugin', 'ArduPilotPlugin', ARDUPILOT_PLUGIN_ELEMENTS)
 
 PLUGINS = {system.name: system.elements for system in (
-    THRUSTER, HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, MAGNETOMETER_SYSTEM)}
+    THRUSTER, HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, MAGNETOMETER_SYSTEM,
+    ARDUPILOT_PLUGIN)}
 SENSOR_TYPES = {'gpu_lidar': GPU_LIDAR_SENSOR, 'imu': IMU_SENSOR,
                 'magnetometer': MAGNETOMETER_SENSOR, 'navsat': NAVSAT_SENSOR,
                 'camera': CAMERA_SENSOR}

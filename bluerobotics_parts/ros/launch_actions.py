@@ -19,9 +19,10 @@ Needs ROS 2 (launch, launch_ros); only the launch files and their ROS-only tests
 The decisions are in launch_plan.py, the argument table in launch_arguments.py.
 """
 
+import os
 import signal
 
-from launch.actions import DeclareLaunchArgument, RegisterEventHandler
+from launch.actions import DeclareLaunchArgument, ExecuteProcess, RegisterEventHandler
 from launch.event_handlers import OnProcessStart, OnShutdown
 from launch.logging import get_logger
 from launch_ros.actions import Node, SetParameter
@@ -46,6 +47,16 @@ def node(spec):
                 namespace=spec.namespace or None, parameters=[parameters] if parameters else None,
                 arguments=list(spec.arguments), remappings=list(spec.remappings),
                 output=spec.output)
+
+
+def process(spec):
+    """
+    Return an ExecuteProcess from a launch_plan.ProcessSpec (its folder made first).
+
+    Stopped by launch's SIGINT, which the SITL runner passes on as the SIGTERM SITL exits on.
+    """
+    os.makedirs(spec.cwd, exist_ok=True)
+    return ExecuteProcess(cmd=list(spec.cmd), cwd=spec.cwd, name=spec.name, output='screen')
 
 
 def sim_time(use_sim_time: bool):

@@ -38,6 +38,8 @@ from ..gazebo import composition as gazebo
 
 BOOLEAN_CHOICES = ('true', 'false')
 GAZEBO_CHOICES = ('auto', 'true', 'false')
+AUTOPILOT_CHOICES = ('none', 'ardupilot')
+MAX_INSTANCE = 99
 WORLD_LIMIT = inputs.YAML_LIMIT  # a world SDF read for its name: same bound as a config
 
 
@@ -48,7 +50,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file | world | name | number | height | choice | current
+    kind: str  # file world name number height choice current instance program folder
     choices: tuple = ()  # the valid values of a 'choice' argument, as launch checks them
 
 
@@ -58,6 +60,7 @@ class World:
 
     file: str  # a path, or the file name of a world gz finds itself
     name: str | None
+    home: tuple | None = None  # its spherical coordinates: latitude, longitude, elevation, heading
 
 
 def _vehicle_arguments() -> tuple:
@@ -90,6 +93,15 @@ def _vehicle_arguments() -> tuple:
                  tuple(gazebo.GZ_RELEASES)),
         Argument('current', '', 'Water current for the Hydrodynamics system: "x y z" in m/s, '
                  'world frame (e.g. "0.5 0 0"); empty: still water', 'current'),
+        Argument('autopilot', 'none', 'ardupilot: fly it with ArduPilot SITL (ArduSub or '
+                 "ArduRover, as its base frame says) through ArduPilot's Gazebo plugin; none: ROS "
+                 'commands the thrusters', 'choice', AUTOPILOT_CHOICES),
+        Argument('autopilot_instance', '0', 'SITL instance N (-I N): MAVLink on TCP 5760 + 10 N, '
+                 'the plugin on UDP 9002 + 10 N; one per vehicle sharing a world', 'instance'),
+        Argument('ardupilot_bin', '', 'The SITL program (ardusub, ardurover); empty: found on '
+                 'PATH', 'program'),
+        Argument('ardupilot_defaults', '', "ArduPilot's Tools/autotest/default_params folder; "
+                 "empty: found above the SITL program (an ArduPilot checkout's build)", 'folder'),
     )
 
 
@@ -159,6 +171,12 @@ def _parse(argument: Argument, text: str):
         if not math.isfinite(number):
             raise LaunchArgumentError(f'{shown} is not a finite number; e.g. {argument.name}:=1.5')
         return number
+    if argument.kind == 'instance':
+        if not re.fullmatch(r'[0-9]{1,2}', text):
+            raise LaunchArgumentError(f'{shown}: give a whole number from 0 to {MAX_INSTANCE}')
+        return int(text)
+    if argument.kind in ('program', 'folder'):
+        return str(Path(text).expanduser()) if text else None
     if argument.kind == 'current':
         try:
             return gazebo.current_vector(text)
@@ -170,6 +188,18 @@ def _parse(argument: Argument, text: str):
         return {'true': True, 'false': False}.get(text, text) \
             if argument.choices == BOOLEAN_CHOICES else text
     raise AssertionError(f'argument kind {argument.kind}')
+
+
+def _home(world) -> tuple | None:
+    """Return a world's spherical coordinates (lat, lon deg; elevation m; heading deg), or None."""
+    place = world.find('spherical_coordinates')
+    keys = ('latitude_deg', 'longitude_deg', 'elevation', 'heading_deg')
+    try:
+        values = tuple(float(place.findtext(key, '0')) for key in keys) if place is not None \
+            else None
+    except ValueError:
+        return None
+    return values if values and all(math.isfinite(v) for v in values) else None
 
 
 def _world(text: str, shown: str, default: str) -> World:
@@ -184,7 +214,7 @@ def _world(text: str, shown: str, default: str) -> World:
         world = root.find('world') if root.tag == 'sdf' else None
         if world is None or not world.get('name'):
             raise LaunchArgumentError(f'{shown}: not an SDF world file (no <sdf><world name=...>)')
-        return World(str(path.resolve()), world.get('name'))
+        return World(str(path.resolve()), world.get('name'), _home(world))
     if re.fullmatch(r'[A-Za-z0-9_.-]+\.sdf', text):
         return World(text, None)  # one of gz's own worlds; gz says so if it has none such
     raise LaunchArgumentError(f'{shown}: no such file; give an SDF world file or the file name of '

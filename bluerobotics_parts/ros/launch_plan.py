@@ -27,13 +27,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 import shlex
+import sys
 
 from . import gazebo_detection
 from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
 from .launch_artefacts import artefact_dir, write_artefacts
+from ..ardupilot import sitl
 from ..description import cache
 from ..formats.sensor_kinds import KINDS
-from ..paths import BRIDGE_FILE, URDF_FILE
+from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
 DISPLAY_RVIZ_FILE = 'display.rviz'
@@ -54,6 +56,15 @@ class NodeSpec:
 
 
 @dataclass(frozen=True)
+class ProcessSpec:
+    """A program to start, as launch.actions.ExecuteProcess takes it."""
+
+    name: str
+    cmd: tuple
+    cwd: str
+
+
+@dataclass(frozen=True)
 class LaunchPlan:
     """Everything vehicle.launch.py starts, and the files it wrote for them."""
 
@@ -69,6 +80,7 @@ class LaunchPlan:
     nodes: tuple  # of NodeSpec, in start order
     identity: str  # the description identity (export.description_identity)
     summary: str  # one line for a LogInfo
+    autopilot: ProcessSpec | None = None  # ArduPilot SITL, with autopilot:=ardupilot
 
     @property
     def gazebo_launch_arguments(self) -> dict:
@@ -99,6 +111,8 @@ class LaunchVehicle:
     converters: tuple  # of Converter
     spawn_z: float  # where z:=auto spawns it
     counts: str  # parts, thrusters, sensors, lights: for the summary line
+    firmware: str = ''  # with an autopilot: the SITL program (ardusub, ardurover)
+    defaults: str = ''  # and ArduPilot's defaults file for it (sub.parm, rover.parm)
 
     def to_data(self) -> dict:
         return asdict(self)
@@ -113,6 +127,8 @@ class LaunchVehicle:
             return None
         ok = (isinstance(vehicle.name, str) and isinstance(vehicle.identity, str)
               and isinstance(vehicle.counts, str) and isinstance(vehicle.spawn_z, float)
+              and vehicle.firmware in ('', 'ardusub', 'ardurover')
+              and vehicle.defaults in ('', 'sub.parm', 'rover.parm')
               and isinstance(vehicle.artefacts, dict)
               and all(isinstance(v, str) for v in vehicle.artefacts.values())
               and all(isinstance(c.kind, str) and isinstance(c.instance, str)
@@ -140,6 +156,7 @@ def plan(values, environ=None,
     name = vehicle.name
     folder = artefact_dir(name, environ)
     world = args['world']
+    autopilot = _autopilot(vehicle, args, folder)  # a missing SITL stops it here
     gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
     write_artefacts(folder, {file: text.encode('utf-8')
                              for file, text in vehicle.artefacts.items()})
@@ -160,9 +177,27 @@ def plan(values, environ=None,
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
     summary = (f'bluerobotics_parts: vehicle {name} ({vehicle.counts}), '
                f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}')
+    if autopilot is not None:
+        summary += (f'; ArduPilot SITL {vehicle.firmware} -I {args["autopilot_instance"]} flies '
+                    f'it: MAVLink on {sitl.endpoint(args["autopilot_instance"])} '
+                    f'(QGroundControl: a TCP link to that address and port; MAVProxy: '
+                    f'mavproxy.py --master {sitl.endpoint(args["autopilot_instance"])})')
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
                       world, gz_args, args['use_sim_time'], tuple(nodes), vehicle.identity,
-                      summary)
+                      summary, autopilot)
+
+
+def _autopilot(vehicle: LaunchVehicle, args: dict, folder: Path) -> ProcessSpec | None:
+    """Return SITL's process for ``autopilot:=ardupilot``; AutopilotError if it is missing."""
+    if args['autopilot'] != 'ardupilot':
+        return None
+    binary = sitl.find_binary(vehicle.firmware, args['ardupilot_bin'])
+    defaults = sitl.find_defaults(binary, vehicle.defaults, args['ardupilot_defaults'])
+    command = sitl.command(binary, defaults, folder / ARDUPILOT_FILE,
+                           args['autopilot_instance'], args['world'].home)
+    runner = [sys.executable, '-m', 'bluerobotics_parts.ros.sitl_runner']
+    return ProcessSpec(f'{vehicle.name}_{vehicle.firmware}', tuple(runner + command),
+                       str(folder / 'sitl'))
 
 
 def _vehicle(args: dict, environ=None) -> LaunchVehicle:
@@ -174,7 +209,8 @@ def _vehicle(args: dict, environ=None) -> LaunchVehicle:
     """
     return cache.reuse(cache.folder(environ, launch=True),
                        (args['config'], args['name'], args['gz_release'], args['current'],
-                        'launch'), lambda: build_vehicle(args), LaunchVehicle)
+                        'launch', (args['autopilot'], args['autopilot_instance'])),
+                       lambda: build_vehicle(args), LaunchVehicle)
 
 
 def build_vehicle(args: dict) -> tuple:
@@ -186,7 +222,8 @@ def build_vehicle(args: dict) -> tuple:
     from ..model import kinematics
 
     made = identified_build(args['config'], name=args['name'], gz_release=args['gz_release'],
-                            current=args['current'])
+                            current=args['current'], autopilot=args['autopilot'],
+                            autopilot_instance=args['autopilot_instance'])
     result, names = made.build, made.build.topics
     artefacts = {file: data.decode('utf-8')
                  for file, data in build_module.artefacts(result).items()}
@@ -200,8 +237,10 @@ def build_vehicle(args: dict) -> tuple:
     counts = (f'parts {len(result.resolved.record.parts)}, thrusters {len(names.thrusters)}, '
               + ', '.join(f'{category}s {len(names.of_category(category))}'
                           for category in ('sensor', 'light')))
+    frame = result.autopilot.frame if result.autopilot is not None else None
     vehicle = LaunchVehicle(result.name, artefacts, made.identity, converters, spawn_z(result),
-                            counts)
+                            counts, frame.firmware if frame else '',
+                            frame.defaults if frame else '')
     return vehicle, made.files_read
 
 

@@ -30,8 +30,8 @@ import math
 from xml.etree import ElementTree
 
 from bluerobotics_parts.build import build_gazebo
+from bluerobotics_parts.cli.info import vehicle_info
 from bluerobotics_parts.physics import propulsion
-from bluerobotics_parts.physics.info import vehicle_info
 from conftest import CONFIG_DIR
 import gz_support
 import pytest

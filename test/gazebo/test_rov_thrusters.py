@@ -24,13 +24,11 @@ pitch, yaw, throttle, forward, lateral; how the model's side compares: ``ardusub
 
 from __future__ import annotations
 
-from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.vehicle import Vehicle
 from conftest import CONFIG_DIR
 import numpy as np
 import pytest
-
-AXES = ('roll', 'pitch', 'yaw', 'throttle', 'forward', 'lateral')
+from thrust_geometry import ardusub_effect, AXES
 
 # AP_Motors6DOF::setup_motors, case SUB_FRAME_VECTORED.
 SUB_FRAME_VECTORED = {
@@ -66,34 +64,6 @@ MIN_EFFECT = 0.01  # N per N, or N m per N: a factor's effect must be more than 
 def frame(request, resolve_text):
     vehicle = Vehicle.from_urdf(resolve_text(CONFIG_DIR / request.param))
     return request.param, vehicle, FRAMES[request.param]
-
-
-def centre_of_mass(vehicle: Vehicle, poses: dict) -> np.ndarray:
-    moments = sum(link.mass * np.array(poses[name].apply(link.com))
-                  for name, link in vehicle.links.items())
-    return moments / vehicle.total_mass
-
-
-def ardusub_effect(vehicle: Vehicle, thruster: str) -> dict:
-    """
-    Return what 1 N of positive command on a thruster does, in ArduSub's axes and senses.
-
-    ArduSub's senses (NED body frame) are roll right, pitch up, yaw right (clockwise seen from
-    above), throttle up, forward, lateral right; a motor's positive command is the one its
-    factors multiply. gz's Thruster pushes with the commanded thrust along its joint's axis, at
-    the joint's child link (gz-sim tag gz-sim8_8.14.0, src/systems/thruster/Thruster.cc,
-    ``Thruster::PreUpdate``: ``unitVector = jointWorldPose.Rot().RotateVector(jointAxis)``, then
-    ``link.AddWorldWrench(_ecm, unitVector * desiredThrust, unitVector * torque)``); the
-    coefficient's sign only sets the spin sense (``ThrustToAngularVec``). So a positive command
-    on thruster n gives a force along its joint axis at its joint origin, and a moment about the
-    vehicle's centre of mass. In REP 103 axes (x forward, y left, z up) ArduSub's senses are
-    forward = Fx, lateral = -Fy, throttle = Fz, roll = Mx, pitch = -My, yaw = -Mz.
-    """
-    poses = kinematics.link_poses(vehicle)
-    origin, axis = kinematics.joint_frame(vehicle, poses, vehicle.actuators[thruster].joint)
-    force = np.array(axis)
-    moment = np.cross(np.array(origin) - centre_of_mass(vehicle, poses), force)
-    return dict(zip(AXES, (moment[0], -moment[1], -moment[2], force[2], force[0], -force[1])))
 
 
 def test_there_is_one_thruster_per_ardusub_motor(frame):

@@ -53,7 +53,8 @@ def default(tmp_path_factory):
 def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_arguments.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
-                           'use_sim_time', 'gazebo', 'gz_release', 'current']
+                           'use_sim_time', 'gazebo', 'gz_release', 'current', 'autopilot',
+                           'autopilot_instance', 'ardupilot_bin', 'ardupilot_defaults']
     assert table['current'].default == ''  # still water (gazebo/test_composition.py: the rest)
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table['config'].default) == paths.default_config()
@@ -71,7 +72,8 @@ def test_the_enumerated_and_boolean_arguments_have_choices():
     choices = {a.name: a.choices for a in launch_arguments.ARGUMENTS if a.choices}
     assert choices == {'gui': ('true', 'false'), 'rviz': ('true', 'false'),
                        'use_sim_time': ('true', 'false'), 'gazebo': ('auto', 'true', 'false'),
-                       'gz_release': ('harmonic', 'ionic', 'jetty')}
+                       'gz_release': ('harmonic', 'ionic', 'jetty'),
+                       'autopilot': ('none', 'ardupilot')}
     assert all(a.default in a.choices for a in launch_arguments.ARGUMENTS if a.choices)
 
 

@@ -27,9 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from . import hydrostatics, propulsion, stability
+from ..ardupilot.wiring import wire
 from ..assembly.pipeline import resolve_config
+from ..errors import AssemblyError
+from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
+from ..physics import hydrostatics, propulsion, stability
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class Info:
     limits: dict  # instance -> propulsion.ThrustLimits
     performance: propulsion.Performance | None  # None without Hydrodynamics coefficients
     cylinders: tuple  # links with cylinder collisions (no graded buoyancy before gz-sim 8.12)
+    autopilot: object = None  # ardupilot Wiring, or why its frame cannot drive it (str)
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
@@ -57,7 +61,17 @@ def vehicle_info(config, name: str | None = None) -> Info:
     cylinders = tuple(sorted({s.link for s in shapes if isinstance(s, hydrostatics.Cylinder)}))
     exact = rests['exact']
     return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
-                limits, performance, cylinders)
+                limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue))
+
+
+def _autopilot(resolved, vehicle, catalogue):
+    """Return the ArduPilot wiring of a base that declares a frame, or why it fails."""
+    if catalogue[resolved.record.base.type].autopilot_frame is None:
+        return None
+    try:
+        return wire(resolved.resolution, vehicle, catalogue)
+    except AssemblyError as error:
+        return str(error)
 
 
 def _poses(vehicle):
@@ -122,7 +136,24 @@ def info_text(info: Info) -> str:
         if p.turn_yaw_rate is not None:
             lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
+    lines += _autopilot_lines(info.autopilot)
     return '\n'.join(lines) + '\n'
+
+
+def _autopilot_lines(wiring) -> list:
+    if wiring is None:
+        return []
+    if isinstance(wiring, str):
+        return ['', 'ArduPilot: its frame cannot drive this assembly:',
+                *(f'  {line}' for line in wiring.splitlines())]
+    frame = wiring.frame
+    lines = ['', f'ArduPilot (build --autopilot ardupilot): {frame.title}, SITL {frame.firmware}',
+             '  output: servo (function), plugin channel; ArduPilot factors ' + ' '.join(AXES)]
+    for output in wiring.outputs:
+        factors = ' '.join(f'{f:+d}' if f else '0' for f in output.motor.factors)
+        lines.append(f'  {output.thruster}: SERVO{output.motor.servo} '
+                     f'({output.motor.function_name}), channel {output.channel}; {factors}')
+    return lines
 
 
 def _speed(value) -> str:

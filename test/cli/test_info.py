@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 
 from bluerobotics_parts.assembly.catalogue import shipped
+from bluerobotics_parts.cli.info import info_text, vehicle_info
 from bluerobotics_parts.physics import water
-from bluerobotics_parts.physics.info import info_text, vehicle_info
 from conftest import cli, CONFIG_DIR, write_config
 import pytest
 

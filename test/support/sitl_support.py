@@ -1,0 +1,239 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+ArduPilot SITL flying a built vehicle in a headless Gazebo Harmonic, for the tests.
+
+Found as an install provides them: Gazebo Harmonic (gz_support), the SITL program on PATH with
+ArduPilot's defaults above it (bluerobotics_parts.ardupilot.sitl), ArduPilot's plugin on
+GZ_SIM_SYSTEM_PLUGIN_PATH, pymavlink. ``fly`` runs one flight in a fresh process (this file as a
+script): the composed URDF converted by SDFormat 14 into the shipped world (its Sensors system,
+which renders, taken out), ``gz sim -s -r`` and SITL started as the launch starts it, a
+ground station (pymavlink) that waits for the normal arming checks to pass in MANUAL and then
+gives the stick inputs, and the model's true pose read from its odometry.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from xml.etree import ElementTree
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
+GET_ARDUPILOT = ('build ArduPilot SITL (./waf configure --board sitl && ./waf sub rover) and '
+                 "ArduPilot/ardupilot_gazebo's plugin for Gazebo Harmonic, with build/sitl/bin "
+                 'on PATH and the plugin on GZ_SIM_SYSTEM_PLUGIN_PATH')
+
+
+def missing(firmware: str) -> str | None:
+    """Why this firmware cannot fly here (None when it can)."""
+    import gz_support
+
+    from bluerobotics_parts.ardupilot import sitl
+    from bluerobotics_parts.errors import AutopilotError
+
+    reason = gz_support.missing()
+    if reason:
+        return reason
+    try:
+        binary = sitl.find_binary(firmware)
+        sitl.find_defaults(binary, {'ardusub': 'sub.parm', 'ardurover': 'rover.parm'}[firmware])
+    except AutopilotError as error:
+        return f'needs ArduPilot SITL: {error}'
+    folders = [f for f in os.environ.get('GZ_SIM_SYSTEM_PLUGIN_PATH', '').split(os.pathsep) if f]
+    if not any((Path(f) / 'libArduPilotPlugin.so').is_file() for f in folders):
+        return f"needs ArduPilot's Gazebo plugin (libArduPilotPlugin.so): {GET_ARDUPILOT}"
+    try:
+        import pymavlink  # noqa: F401
+    except ImportError:
+        return 'needs pymavlink (PyPI; tools/setup.sh test installs it)'
+    return None
+
+
+def fly(config, steps: list, timeout: float = 600) -> dict:
+    """
+    Fly ``config`` through ``steps`` and return what happened.
+
+    A step is ``{'seconds': s, 'stick': {...}}``: for ArduSub MANUAL_CONTROL's x, y, z, r
+    (-1000 to 1000, z 0 to 1000), for ArduRover RC channels (``{'1': pwm, '3': pwm}``). The
+    result: ``armed_after`` (s), and per step the true pose at its start and end (x, y, z m,
+    yaw deg unwrapped: it counts whole turns).
+    """
+    with tempfile.TemporaryDirectory(prefix='sitl_flight_') as temporary:
+        folder = Path(temporary)
+        spec = {'config': str(config), 'steps': steps, 'folder': str(folder),
+                'result': str(folder / 'result.json')}
+        (folder / 'spec.json').write_text(json.dumps(spec), encoding='utf-8')
+        run = subprocess.run([sys.executable, __file__, str(folder / 'spec.json')],
+                             capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                             timeout=timeout)
+        result = folder / 'result.json'
+        logs = ''.join(f'--- {name}\n' + (folder / name).read_text(errors='replace')[-3000:]
+                       for name in ('sitl.log', 'gz.log') if (folder / name).is_file())
+        if run.returncode != 0 or not result.is_file():
+            raise AssertionError(f'the flight failed (exit {run.returncode}):\n'
+                                 + (run.stdout + run.stderr)[-4000:] + logs)
+        return json.loads(result.read_text(encoding='utf-8'))
+
+
+# -- the flight (this file as a script) ----------------------------------------------------------
+
+def _world(build, folder: Path) -> Path:
+    import sdformat14
+
+    (folder / 'robot_description.urdf').write_text(build.urdf, encoding='utf-8')
+    root = sdformat14.Root()
+    root.load(str(folder / 'robot_description.urdf'))
+    model = ElementTree.fromstring(root.to_string()).find('model')
+    placed = model.find('pose')
+    if placed is None:
+        placed = ElementTree.SubElement(model, 'pose')
+    placed.attrib.clear()
+    depth = build.catalogue[build.resolved.record.base.type].spawn_depth
+    placed.text = f'0 0 {-depth} 0 0 0'
+    tree = ElementTree.parse(WORLD)
+    world = tree.getroot().find('world')
+    for plugin in world.findall('plugin'):
+        if plugin.get('name') == 'gz::sim::systems::Sensors':  # renders: none here
+            world.remove(plugin)
+    world.append(model)
+    path = folder / 'world.sdf'
+    path.write_bytes(ElementTree.tostring(tree.getroot()))
+    return path
+
+
+def _flight(spec: dict) -> None:
+    from bluerobotics_parts.ardupilot import sitl
+    from bluerobotics_parts.build import build_gazebo
+    from bluerobotics_parts.paths import ARDUPILOT_FILE
+
+    folder = Path(spec['folder'])
+    build = build_gazebo(spec['config'], autopilot='ardupilot')
+    (folder / ARDUPILOT_FILE).write_text(build.ardupilot_parm, encoding='utf-8')
+    world = _world(build, folder)
+    resources = folder / 'resources'
+    resources.mkdir()
+    (resources / 'bluerobotics_parts').symlink_to(REPO, target_is_directory=True)
+    os.environ.update(GZ_IP='127.0.0.1', GZ_PARTITION=f'sitl_flight_{os.getpid()}')
+    os.environ['GZ_SIM_RESOURCE_PATH'] = os.pathsep.join(
+        [str(resources)] + [p for p in os.environ.get('GZ_SIM_RESOURCE_PATH', '').split(
+            os.pathsep) if p])
+    frame = build.autopilot.frame
+    binary = sitl.find_binary(frame.firmware)
+    command = sitl.command(binary, sitl.find_defaults(binary, frame.defaults),
+                           folder / ARDUPILOT_FILE, 0, (33.8468, -118.3985, 0.0, 0.0))
+    processes = []
+    try:
+        with open(folder / 'gz.log', 'w') as log:
+            processes.append(subprocess.Popen([shutil.which('gz'), 'sim', '-s', '-r', str(world)],
+                                              cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+                                              stdin=subprocess.DEVNULL, start_new_session=True))
+        with open(folder / 'sitl.log', 'w') as log:
+            processes.append(subprocess.Popen(command, cwd=folder, stdout=log,
+                                              stderr=subprocess.STDOUT,
+                                              stdin=subprocess.DEVNULL, start_new_session=True))
+        result = _pilot(build, frame.firmware, spec['steps'])
+    finally:
+        for process in processes:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    Path(spec['result']).write_text(json.dumps(result), encoding='utf-8')
+
+
+def _pilot(build, firmware: str, steps: list) -> dict:
+    import gz.transport13 as transport
+    from gz.msgs10.odometry_pb2 import Odometry
+    from pymavlink import mavutil
+
+    pose = {}
+
+    def on_odometry(message):
+        p, q = message.pose.position, message.pose.orientation
+        yaw = math.degrees(math.atan2(2 * (q.w * q.z + q.x * q.y), 1 - 2 * (q.y ** 2 + q.z ** 2)))
+        if 'yaw' in pose:  # unwrapped: a turn past 180 deg keeps counting
+            yaw += 360.0 * round((pose['yaw'] - yaw) / 360.0)
+        pose.update(x=p.x, y=p.y, z=p.z, yaw=yaw)
+
+    node = transport.Node()
+    node.subscribe(Odometry, f'/model/{build.name}/odometry', on_odometry)
+    link = None
+    deadline = time.monotonic() + 60
+    while link is None:
+        try:
+            link = mavutil.mavlink_connection('tcp:127.0.0.1:5760', source_system=255)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(1)
+    link.wait_heartbeat(timeout=60)
+    texts = []
+    armed_after, started = None, time.monotonic()
+    while armed_after is None and time.monotonic() - started < 180:
+        link.set_mode(link.mode_mapping()['MANUAL'])
+        link.mav.command_long_send(link.target_system, link.target_component,
+                                   mavutil.mavlink.MAV_CMD_COMPONENT_ARM_DISARM, 0,
+                                   1, 0, 0, 0, 0, 0, 0)  # param2 0: the normal checks
+        until = time.monotonic() + 3
+        while time.monotonic() < until and armed_after is None:
+            message = link.recv_match(blocking=True, timeout=0.5)
+            if message is None:
+                continue
+            if message.get_type() == 'STATUSTEXT':
+                texts.append(message.text)
+            if message.get_type() == 'HEARTBEAT' and \
+                    message.get_srcSystem() == link.target_system and \
+                    message.base_mode & mavutil.mavlink.MAV_MODE_FLAG_SAFETY_ARMED:
+                armed_after = time.monotonic() - started
+    if armed_after is None:
+        raise AssertionError('never armed; the autopilot said: ' + ' | '.join(texts[-20:]))
+
+    def send(stick):
+        if firmware == 'ardusub':
+            link.mav.manual_control_send(link.target_system, stick.get('x', 0),
+                                         stick.get('y', 0), stick.get('z', 500),
+                                         stick.get('r', 0), 0)
+        else:
+            channels = [int(stick.get(str(n), 65535)) for n in range(1, 9)]
+            link.mav.rc_channels_override_send(link.target_system, link.target_component,
+                                               *channels)
+
+    flown = []
+    for step in steps:
+        before = dict(pose)
+        until = time.monotonic() + step['seconds']
+        while time.monotonic() < until:
+            send(step['stick'])
+            while link.recv_match(blocking=False):
+                pass
+            time.sleep(0.05)
+        flown.append({'start': before, 'end': dict(pose)})
+    return {'armed_after': armed_after, 'steps': flown, 'texts': texts[-30:]}
+
+
+if __name__ == '__main__':
+    _flight(json.loads(Path(sys.argv[1]).read_text(encoding='utf-8')))
