@@ -31,6 +31,7 @@ PACKAGE_URI = f'package://{PACKAGE}/'
 
 #: The files a build writes (``build --output``, a launch's artefact folder).
 URDF_FILE = 'robot_description.urdf'
+GAZEBO_MODEL_FILE = 'gazebo_model.sdf'  # what a launch spawns when there is added mass
 BRIDGE_FILE = 'bridge.yaml'
 ARDUPILOT_FILE = 'ardupilot.parm'
 

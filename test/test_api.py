@@ -122,7 +122,8 @@ def test_fit_puts_the_part_in_the_slot():
     urdf = Urdf(boat.build())
     assert 'motor_port' not in urdf.links
     assert urdf.parent_of['port_thruster'] == 'base_link_motor_port'
-    assert urdf.joint_to['port_thruster'].get('type') == 'continuous'
+    assert urdf.joint_to['port_thruster'].get('type') == 'fixed'  # only its rotor turns
+    assert urdf.joint_to['port_thruster_rotor'].get('type') == 'continuous'
     assert {'type': 't200_thruster_ccw', 'name': 'port_thruster', 'parent': 'base_link_motor_port',
             'of': 'base_link', 'slot': 'motor_port'} in urdf.records('assembly_part')
 

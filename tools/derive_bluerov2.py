@@ -73,6 +73,10 @@ HEAVY_BG = 0.01  # centre of buoyancy above the centre of gravity, m
 HEAVY_LINEAR = {'xU': 13.7, 'yV': 0.0, 'zW': 33.0, 'kP': 0.0, 'mQ': 0.8, 'nR': 0.0}
 HEAVY_QUADRATIC = {'xUabsU': 141.0, 'yVabsV': 217.0, 'zWabsW': 190.0, 'kPabsP': 1.19,
                    'mQabsQ': 0.47, 'nRabsR': 1.5}
+# Added mass (kg, kg m^2), Fossen's names and sign like the damping; Gazebo gets it as the base
+# link's <fluid_added_mass> (bluerobotics_parts/gazebo/added_mass.py).
+HEAVY_ADDED_MASS = {'xDotU': 6.36, 'yDotV': 7.12, 'zDotW': 18.68, 'kDotP': 0.189,
+                    'mDotQ': 0.135, 'nDotR': 0.222}
 HEAVY_BOX = (0.457, 0.575, 0.254)  # PART_FACTS.md (clydemcqueen/bluerov2_ignition), medium
 STANDARD_BOX = (0.457, 0.338, 0.254)  # SPECS
 
@@ -218,12 +222,12 @@ def standard_damping() -> tuple:
     Scale the Heavy's damping to the standard.
 
     Surge and heave go by the frontal and plan area (both in proportion to the width); sway
-    and the rotations stay as identified.
+    and the rotations stay as identified. The added mass is scaled the same way.
     """
     ratio = STANDARD_BOX[1] / HEAVY_BOX[1]
     scaled = {'x', 'z'}
     damping, notes = {}, {}
-    for table in (HEAVY_LINEAR, HEAVY_QUADRATIC):
+    for table in (HEAVY_LINEAR, HEAVY_QUADRATIC, HEAVY_ADDED_MASS):
         for key, value in table.items():
             if value == 0.0:  # not identified: no term
                 continue
@@ -241,7 +245,7 @@ def standard_damping() -> tuple:
 
 def heavy_damping() -> tuple:
     damping, notes = {}, {}
-    for table in (HEAVY_LINEAR, HEAVY_QUADRATIC):
+    for table in (HEAVY_LINEAR, HEAVY_QUADRATIC, HEAVY_ADDED_MASS):
         for key, value in table.items():
             if value == 0.0:  # not identified: no term
                 continue
@@ -322,12 +326,13 @@ def default_parts(frame: str) -> list:
         origin = carrier_origin + carrier_rotation @ np.array(slot.get('xyz', (0, 0, 0)),
                                                               dtype=float)
         wet = wet and slot.get('collision', True)
-        inertial = part['inertial']
-        moments = inertial.get('inertia', {})
-        local = np.array([[moments.get('ixx', 0), moments.get('ixy', 0), moments.get('ixz', 0)],
-                          [moments.get('ixy', 0), moments.get('iyy', 0), moments.get('iyz', 0)],
-                          [moments.get('ixz', 0), moments.get('iyz', 0), moments.get('izz', 0)]])
-        com = origin + rotation @ np.array(inertial.get('com', (0, 0, 0)), dtype=float)
+        masses = [mass_of(part['inertial'], origin, rotation)]
+        for frame in (part.get('frames') or {}).values():  # a rotor carries mass too
+            if (frame or {}).get('inertial'):
+                frame_rotation = rotation @ rpy_matrix(frame.get('rpy', (0, 0, 0)))
+                frame_origin = origin + rotation @ np.array(frame.get('xyz', (0, 0, 0)),
+                                                            dtype=float)
+                masses.append(mass_of(frame['inertial'], frame_origin, frame_rotation))
         volumes = []
         if wet:
             for item in part.get('collision') or []:
@@ -336,10 +341,21 @@ def default_parts(frame: str) -> list:
                           (0, 0, 0), '')
                 centre = origin + rotation @ np.array(item.get('xyz', (0, 0, 0)), dtype=float)
                 volumes.append((shape.volume, centre))
-        parts.append((float(inertial['mass']), com, rotation @ local @ rotation.T, volumes))
+        parts += [(mass, com, inertia, volumes if index == 0 else [])
+                  for index, (mass, com, inertia) in enumerate(masses)]
         pending += [(name, inner, origin, rotation, wet)
                     for name, inner in (part.get('slots') or {}).items()]
     return parts
+
+
+def mass_of(inertial: dict, origin, rotation) -> tuple:
+    """Return (mass, centre of mass, inertia about it) of a part's or a frame's inertial."""
+    moments = inertial.get('inertia', {})
+    local = np.array([[moments.get('ixx', 0), moments.get('ixy', 0), moments.get('ixz', 0)],
+                      [moments.get('ixy', 0), moments.get('iyy', 0), moments.get('iyz', 0)],
+                      [moments.get('ixz', 0), moments.get('iyz', 0), moments.get('izz', 0)]])
+    com = origin + rotation @ np.array(inertial.get('com', (0, 0, 0)), dtype=float)
+    return float(inertial['mass']), com, rotation @ local @ rotation.T
 
 
 # --- Solving ------------------------------------------------------------------------------------
@@ -453,10 +469,10 @@ def block(vehicle: Vehicle) -> str:
         if any(shape.rpy):
             lines.append(f'    rpy: {vector(shape.rpy, 16)}')
             lines.append(f'    rpy_source: {quoted(shape.rpy_note)}')
-    lines += ['', "# Damping for gz-sim's Hydrodynamics on the root link (Fossen's names, body "
-                  'frame, SI;', "# negative = resisting). Added mass left out: the Heavy's heave "
-                  'added mass (18.68 kg)', "# exceeds its mass, which makes gz's explicit added "
-                  'mass diverge (PART_FACTS.md).', 'hydrodynamics:']
+    lines += ['', "# Damping for gz-sim's Hydrodynamics and added mass on the root link (Fossen's "
+                  'names, body', '# frame about its origin, SI; negative = resisting). The '
+                  'added mass reaches Gazebo as the', "# link's <fluid_added_mass>, which dartsim "
+                  'integrates implicitly (gazebo/added_mass.py).', 'hydrodynamics:']
     for key, value in vehicle.damping.items():
         lines.append(f'  {key}: {number(value, 4)}')
         suffix = '_source' if 'unverified' not in vehicle.damping_notes[key] else '_unverified'

@@ -62,6 +62,16 @@ class Propeller:
     min_thrust: float
     thrust_coefficient: float  # Kt, the magnitude the part data gives
     max_rpm: float | None = None
+    rotor: str | None = None  # the part's continuous frame that turns; None: the whole part
+
+    def joint(self, instance: str) -> str:
+        """
+        Return the joint the Thruster turns: the rotor frame's, else the part's own.
+
+        The link names of assembly/resolution.py: frame ``<instance>_<name>`` on
+        ``<instance>_<name>_joint``, a part on ``<instance>_joint``.
+        """
+        return f'{instance}_{self.rotor}_joint' if self.rotor else f'{instance}_joint'
 
     @property
     def signed_thrust_coefficient(self) -> float:
@@ -112,7 +122,10 @@ class PartType:
 
     @property
     def mass(self) -> float:
-        return float((self.data.get('inertial') or {}).get('mass') or 0.0)
+        """Return the whole part's mass: its own link's and its frames' (a rotor's), kg."""
+        inertials = [self.data.get('inertial')] + [(frame or {}).get('inertial') for frame in
+                                                   (self.data.get('frames') or {}).values()]
+        return sum(float((inertial or {}).get('mass') or 0.0) for inertial in inertials)
 
     @property
     def slots(self) -> dict[str, SlotSpec]:
@@ -136,7 +149,8 @@ class PartType:
                          max_thrust=float(data['max_thrust']),
                          min_thrust=float(data['min_thrust']),
                          thrust_coefficient=float(data['thrust_coefficient']),
-                         max_rpm=float(data['max_rpm']) if 'max_rpm' in data else None)
+                         max_rpm=float(data['max_rpm']) if 'max_rpm' in data else None,
+                         rotor=data.get('rotor'))
 
     @property
     def sensor_sections(self) -> dict[str, dict]:

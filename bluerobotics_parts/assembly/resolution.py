@@ -68,13 +68,21 @@ class Instance:
 
 @dataclass(frozen=True)
 class Mount:
-    """A slot or a named frame of an instance: a link on a fixed joint at a pose."""
+    """
+    A slot or a named frame of an instance: a link at a pose, on a fixed joint.
+
+    A frame may instead turn (``joint`` continuous about ``axis``: a thruster's rotor) and
+    carry mass (``inertial``, the part data's mapping); a slot never does.
+    """
 
     kind: str  # 'slot' or 'frame'
     of: str
     name: str
     xyz: str
     rpy: str
+    joint: str = 'fixed'
+    axis: str = ''  # written only for a joint that turns
+    inertial: dict | None = field(default=None, compare=False)
 
     @property
     def link(self) -> str:
@@ -492,8 +500,7 @@ class _Resolver:
         """Fit one instance: its link and frames; return its slots (its own, then ad hoc)."""
         self.result.items.append(instance)
         own, frames = self.layout(instance.type)
-        self.result.items.extend(Mount('frame', instance.name, name, xyz, rpy)
-                                 for name, xyz, rpy in frames)
+        self.result.items.extend(Mount('frame', instance.name, *frame) for frame in frames)
         slots = list(own)
         names = [s.name for s in own]
         for index, declared in self.declared.get(instance.name, []):
@@ -571,8 +578,7 @@ class _Resolver:
         if type_name not in self.layouts:
             part = self.result.catalogue[type_name]
             data = part.data
-            frames = [(name, _part_vector((frame or {}).get('xyz')),
-                       _part_vector((frame or {}).get('rpy')))
+            frames = [_frame_layout(name, frame or {}, data)
                       for name, frame in (data.get('frames') or {}).items()]
             own = [_Slot(name, _part_vector(spec.get('xyz')), _part_vector(spec.get('rpy')),
                          list(spec.get('accepts') or []), spec.get('default') or 'none',
@@ -725,31 +731,41 @@ SPINNING_JOINTS = ('continuous', 'revolute')
 
 def drive_problems(resolution: Resolution) -> list[Problem]:
     """
-    Return the propellers that cannot spin: the base, or one hung on a fixed joint.
+    Return the propellers that cannot spin as fitted.
 
     A part with a ``propeller`` section is a thruster wherever it is fitted (model/topics.py
-    gives it a command topic, gazebo/composition.py a Thruster system): for Gazebo it needs a
-    slot with ``joint: continuous``. The ROS description alone does not (a spare propeller may
-    be carried), so the build asks this, not the resolution. Located where the config or the
+    gives it a command topic, gazebo/composition.py a Thruster system). With a ``rotor``
+    frame (the T200, the M200) only that frame turns, so the part itself must sit still: on a
+    fixed joint, a base too. Without one the whole part turns, so it needs a slot with
+    ``joint: continuous``. The ROS description alone does not care (a spare propeller may be
+    carried), so the build asks this, not the resolution. Located where the config or the
     part file fits it.
     """
     found = []
     for instance in resolution.instances:
         part = resolution.catalogue.parts.get(instance.type)
-        if part is None or not part.data.get('propeller'):
+        propeller = part.data.get('propeller') if part is not None else None
+        if not isinstance(propeller, dict):
             continue
-        if not instance.parent:
-            message = (f'the base {instance.name} ({instance.type}) is a propeller: a thruster '
-                       'needs a joint to spin, so fit it in a slot with joint: continuous (the '
-                       "BlueBoat's motor slots, a BlueROV2 frame's thruster slots, or an ad hoc "
-                       'slot) on another base')
+        rotor = propeller.get('rotor')
+        where = (f'slot {instance.slot} of {instance.of}, whose joint is {instance.joint}'
+                 if instance.slot else f'a free placement on {instance.parent} (fixed)')
+        if rotor and instance.joint in SPINNING_JOINTS:
+            message = (f'propeller {instance.name} ({instance.type}) hangs on a '
+                       f'{instance.joint} joint ({where}), but only its rotor frame {rotor} '
+                       'turns: on a joint that turns the whole thruster would spin freely; '
+                       'fit it in a slot with joint: fixed (the default)')
+        elif rotor:
+            continue
+        elif not instance.parent:
+            message = (f'the base {instance.name} ({instance.type}) is a propeller that turns '
+                       'as a whole: it needs a joint to spin, so fit it in a slot with joint: '
+                       'continuous on another base, or give it a rotor frame')
         elif instance.joint not in SPINNING_JOINTS:
-            where = (f'slot {instance.slot} of {instance.of}, whose joint is {instance.joint}'
-                     if instance.slot else f'a free placement on {instance.parent} (fixed)')
-            message = (f'propeller {instance.name} ({instance.type}) hangs on a {instance.joint} '
-                       f'joint ({where}): its Thruster needs a joint that turns; fit it in a '
-                       'slot with joint: continuous (the motor or thruster slots, or an ad hoc '
-                       'slot with joint: continuous)')
+            message = (f'propeller {instance.name} ({instance.type}) turns as a whole (it has '
+                       f'no rotor frame) but hangs on a {instance.joint} joint ({where}): its '
+                       'Thruster needs a joint that turns; fit it in a slot with joint: '
+                       'continuous (an ad hoc slot), or give the part a rotor frame')
         else:
             continue
         found.append(resolution.problem_at(instance.name, message, rule='drive-joint'))
@@ -809,6 +825,19 @@ def _bare_key_message(label: str, key: bool) -> str:
 def _part_vector(value) -> str:
     """Return a vector of part data (a list of numbers, see part_format) as written."""
     return ' '.join(str(item) for item in value) if value is not None else '0 0 0'
+
+
+def _frame_layout(name: str, frame: dict, data: dict) -> tuple:
+    """Return a frame's Mount fields after kind and owner (a turning one's axis: the part's)."""
+    joint = _or(frame.get('joint'), 'fixed')
+    axis = _part_vector(_or(frame.get('axis'), _or(data.get('axis'), [1, 0, 0]))) \
+        if joint != 'fixed' else ''
+    return (name, _part_vector(frame.get('xyz')), _part_vector(frame.get('rpy')), joint, axis,
+            frame.get('inertial'))
+
+
+def _or(value, default):
+    return default if value is None else value
 
 
 def _true_unless_false(value) -> bool:

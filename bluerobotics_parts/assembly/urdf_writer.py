@@ -93,14 +93,7 @@ def _escaped(value: str) -> str:
 def _instance(robot: Element, instance: Instance, part) -> None:
     data = part.data
     link = SubElement(robot, 'link', name=instance.name)
-    inertial = data.get('inertial')
-    if inertial is not None:
-        element = SubElement(link, 'inertial')
-        SubElement(element, 'origin', xyz=_vector(inertial.get('com')), rpy='0 0 0')
-        SubElement(element, 'mass', value=str(inertial.get('mass')))
-        inertia = inertial.get('inertia') or {}
-        SubElement(element, 'inertia', {key: str(_or(inertia.get(key), 0.0))
-                                        for key in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')})
+    _inertial(link, data.get('inertial'))
     for item in data.get('visual') or []:
         visual = SubElement(link, 'visual')
         _origin(visual, item)
@@ -129,13 +122,30 @@ def _instance(robot: Element, instance: Instance, part) -> None:
 
 
 def _mount(robot: Element, mount: Mount) -> None:
-    """Write a slot or a frame: a massless link on a fixed joint, and its record."""
-    SubElement(robot, 'link', name=mount.link)
-    joint = SubElement(robot, 'joint', name=f'{mount.link}_joint', type='fixed')
+    """
+    Write a slot or a frame: its link, its joint and its record.
+
+    The link is massless and the joint fixed, unless a frame carries mass and turns (a rotor).
+    """
+    _inertial(SubElement(robot, 'link', name=mount.link), mount.inertial)
+    joint = SubElement(robot, 'joint', name=f'{mount.link}_joint', type=mount.joint)
     SubElement(joint, 'parent', link=mount.of)
     SubElement(joint, 'child', link=mount.link)
     SubElement(joint, 'origin', xyz=mount.xyz, rpy=mount.rpy)
+    if mount.joint == 'continuous':
+        SubElement(joint, 'axis', xyz=mount.axis)
     SubElement(robot, f'assembly_{mount.kind}', of=mount.of, name=mount.name, link=mount.link)
+
+
+def _inertial(link: Element, inertial: dict | None) -> None:
+    if inertial is None:
+        return
+    element = SubElement(link, 'inertial')
+    SubElement(element, 'origin', xyz=_vector(inertial.get('com')), rpy='0 0 0')
+    SubElement(element, 'mass', value=str(inertial.get('mass')))
+    inertia = inertial.get('inertia') or {}
+    SubElement(element, 'inertia', {key: str(_or(inertia.get(key), 0.0))
+                                    for key in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')})
 
 
 def _origin(parent: Element, item: dict) -> None:

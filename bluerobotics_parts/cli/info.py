@@ -32,7 +32,10 @@ from ..assembly.pipeline import resolve_config
 from ..errors import AssemblyError
 from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
-from ..physics import hydrostatics, propulsion, stability
+from ..physics import hydrostatics, manoeuvring, propulsion, stability
+
+RUN_SECONDS = 30.0  # the runs from rest info predicts
+HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class Info:
     performance: propulsion.Performance | None  # None without Hydrodynamics coefficients
     cylinders: tuple  # links with cylinder collisions (no graded buoyancy before gz-sim 8.12)
     autopilot: object = None  # ardupilot Wiring, or why its frame cannot drive it (str)
+    body: object = None  # manoeuvring.Body, None without Hydrodynamics coefficients
+    runs: tuple = ()  # manoeuvring.Run ahead and astern from rest
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
@@ -60,8 +65,12 @@ def vehicle_info(config, name: str | None = None) -> Info:
     shapes = hydrostatics.collision_shapes(resolved.urdf, _poses(vehicle))
     cylinders = tuple(sorted({s.link for s in shapes if isinstance(s, hydrostatics.Cylinder)}))
     exact = rests['exact']
+    body = manoeuvring.body(vehicle, limits, coefficients) if coefficients and limits else None
+    runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
+        if body is not None and body.thrusters else ()
     return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
-                limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue))
+                limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
+                body, runs)
 
 
 def _autopilot(resolved, vehicle, catalogue):
@@ -136,8 +145,27 @@ def info_text(info: Info) -> str:
         if p.turn_yaw_rate is not None:
             lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
+        lines += _run_lines(info.body, info.runs)
     lines += _autopilot_lines(info.autopilot)
     return '\n'.join(lines) + '\n'
+
+
+def _run_lines(body, runs) -> list:
+    """Return the runs from rest: how fast it gets under way, whether it keeps its heading."""
+    if not runs:
+        return []
+    lines = [f'runs from rest, equal thrust, {RUN_SECONDS:g} s (surge, sway and yaw; added mass '
+             f'{body.added:g} kg in translation, {body.added_yaw:g} kg m^2 in yaw; centre of '
+             f'gravity {body.centre[1]:+.4f} m off the centre line):']
+    for run in runs:
+        rise = 'never' if run.rise_time is None else f'in {run.rise_time:.2f} s'
+        side = 'to port' if run.drift >= 0 else 'to starboard'
+        held = abs(run.heading_change) <= HEADING_HELD
+        lines.append(f"  full {'ahead' if run.ahead else 'astern'}: 63% of "
+                     f'{run.final_speed:.3f} m/s {rise}; heading {run.heading_change:+.1f} deg, '
+                     f'{abs(run.drift):.1f} m {side} over {run.distance:.0f} m'
+                     + ('' if held else ': it does not hold its heading'))
+    return lines
 
 
 def _autopilot_lines(wiring) -> list:

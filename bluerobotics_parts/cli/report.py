@@ -63,8 +63,12 @@ def _part_lines(part) -> list:
         lines.append(f'        at {pose_text(slot.xyz, slot.rpy)}')
     for frame, spec in part.frames.items():
         spec = spec or {}
+        extras = [f"joint {spec['joint']}"] if spec.get('joint', 'fixed') != 'fixed' else []
+        extras += [f"{(spec.get('inertial') or {}).get('mass'):g} kg"] if spec.get('inertial') \
+            else []
+        suffix = f"  ({', '.join(extras)})" if extras else ''
         lines.append(f'    frame {frame}: '
-                     + pose_text(spec.get('xyz', (0, 0, 0)), spec.get('rpy', (0, 0, 0))))
+                     + pose_text(spec.get('xyz', (0, 0, 0)), spec.get('rpy', (0, 0, 0))) + suffix)
     return lines
 
 

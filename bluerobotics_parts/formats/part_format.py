@@ -65,6 +65,18 @@ INERTIAL_FIELDS = {'mass': _POSITIVE.described('kg'),
                    'com': _VECTOR.described('centre of mass in the part frame, m'),
                    'inertia': kinds.mapping(INERTIA_FIELDS, annotations=ANNOTATION_PATTERN)
                    .or_empty().described('about the centre of mass, kg m^2')}
+#: A named frame: a link ``<instance>_<name>`` at a pose, fixed to the part by default. A
+#: ``continuous`` frame is an inner link that turns about ``axis`` (a thruster's rotor), so it
+#: needs the mass and inertia of what turns.
+FRAME_JOINTS = SLOT_JOINTS
+FRAME_ENTRY_FIELDS = {
+    **FRAME_FIELDS,
+    'joint': kinds.choice(FRAME_JOINTS).described('fixed (default), or continuous: it turns'),
+    'axis': _VECTOR.described('turning axis of a continuous frame, in its own frame '
+                              "(default the part's axis)"),
+    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
+                              annotations=ANNOTATION_PATTERN).described(
+        'what the frame carries (needed when it turns)')}
 GEOMETRY_FIELDS = {
     'mesh': kinds.text().described("a mesh file: relative to the part file's folder, or "
                                    'package://bluerobotics_parts/meshes/...'),
@@ -84,7 +96,9 @@ PROPELLER_FIELDS = {
     'diameter': _POSITIVE.described('m'), 'max_thrust': kinds.number().described('N'),
     'min_thrust': kinds.number().described('N, negative: reverse'),
     'max_rpm': _POSITIVE.described('rpm at max_thrust'),
-    'thrust_coefficient': _POSITIVE.described('Kt, the magnitude')}
+    'thrust_coefficient': _POSITIVE.described('Kt, the magnitude'),
+    'rotor': kinds.string().described('the continuous frame that turns; without it the whole '
+                                      'part turns, on its slot')}
 PROPELLER_REQUIRED = ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'thrust_coefficient')
 INSTALLED_THRUST_FIELDS = {'fraction': _POSITIVE.described(
     'installed thrust over the bench figure, in (0, 2]')}
@@ -104,6 +118,7 @@ AUTOPILOT_FIELDS = {'frame': kinds.choice(AUTOPILOT_FRAMES).described(
 AUTOPILOT_REQUIRED = ('frame',)
 AUTOPILOT_KEYS = tuple(AUTOPILOT_FIELDS)
 FRAME_KEYS = tuple(FRAME_FIELDS)
+FRAME_ENTRY_KEYS = tuple(FRAME_ENTRY_FIELDS)
 SLOT_KEYS = tuple(SLOT_FIELDS)
 GEOMETRY_KEYS = tuple(GEOMETRY_FIELDS)
 ITEM_KEYS = tuple(ITEM_FIELDS)
@@ -129,7 +144,8 @@ SECTION_KINDS = {
                               annotations=ANNOTATION_PATTERN),
     'visual': _ITEMS.described('geometry items drawn'),
     'collision': _ITEMS.described('geometry items that collide and float'),
-    'frames': kinds.named(NAME, kinds.mapping(FRAME_FIELDS, annotations=ANNOTATION_PATTERN))
+    'frames': kinds.named(NAME, kinds.mapping(FRAME_ENTRY_FIELDS,
+                                              annotations=ANNOTATION_PATTERN))
     .or_empty().described('named frames of the part (links <instance>_<name>)'),
     'slots': kinds.named(NAME, kinds.mapping(SLOT_FIELDS, annotations=ANNOTATION_PATTERN))
     .or_empty().described('mount points: links <instance>_<name>'),
@@ -211,17 +227,16 @@ class _Checker:
         if axis and math.hypot(*axis) < 1e-9:
             self.problem(('axis',), 'axis must not be zero')
 
-    def inertial(self, inertial, frames) -> None:
-        path = ('inertial',)
-        if not self.mapping(path, inertial, 'inertial'):
+    def inertial(self, inertial, frames, path=('inertial',), what='inertial') -> None:
+        if not self.mapping(path, inertial, what):
             return
-        self.keys(path, inertial, tuple(INERTIAL_FIELDS), 'inertial')
+        self.keys(path, inertial, tuple(INERTIAL_FIELDS), what)
         if 'mass' not in inertial:
-            self.problem(path, 'inertial needs mass (kg)')
+            self.problem(path, f'{what} needs mass (kg)')
         else:
-            self.number(path + ('mass',), inertial['mass'], 'inertial mass (kg)', positive=True)
+            self.number(path + ('mass',), inertial['mass'], f'{what} mass (kg)', positive=True)
         if 'com' in inertial:
-            self.vector(path + ('com',), inertial['com'], 'inertial com')
+            self.vector(path + ('com',), inertial['com'], f'{what} com')
         inertia = _or_empty(inertial.get('inertia'))
         if not self.mapping(path + ('inertia',), inertia, 'inertia'):
             return
@@ -257,9 +272,26 @@ class _Checker:
         for name, frame in frames.items():
             path = ('frames', name)
             self.name(path, name, 'frame name')
-            if self.mapping(path, frame, f'frame {name}'):
-                self.keys(path, frame, FRAME_KEYS, f'frame {name}')
-                self.pose(path, frame)
+            if not self.mapping(path, frame, f'frame {name}'):
+                continue
+            self.keys(path, frame, FRAME_ENTRY_KEYS, f'frame {name}')
+            self.pose(path, frame)
+            joint = frame.get('joint', 'fixed')
+            if joint not in FRAME_JOINTS:
+                self.problem(path + ('joint',), f'frame {name}: joint must be one of '
+                             f"{', '.join(FRAME_JOINTS)}, got {shown(joint)}")
+            if 'axis' in frame:
+                axis = self.vector(path + ('axis',), frame['axis'], f'frame {name} axis')
+                if axis and math.hypot(*axis) < 1e-9:
+                    self.problem(path + ('axis',), f'frame {name}: axis must not be zero')
+            if 'inertial' in frame:
+                self.inertial(frame['inertial'], frames, path + ('inertial',),
+                              f'frame {name} inertial')
+            elif joint == 'continuous':
+                # a massless link below a joint that is not lumped "is not modeled in sdf"
+                # (gazebosim/sdformat sdformat14_14.9.0, src/parser_urdf.cc, CreateLink)
+                self.problem(path, f'frame {name} turns (joint: continuous), so it needs '
+                             'inertial: with the mass of what turns')
 
     def propeller(self, data, frames) -> None:
         path = ('propeller',)
@@ -268,6 +300,14 @@ class _Checker:
         high, low = self.valid(data, 'max_thrust'), self.valid(data, 'min_thrust')
         if high is not None and low is not None and not low < high:
             self.problem(path + ('min_thrust',), 'propeller min_thrust must be below max_thrust')
+        if 'rotor' in data:
+            rotor = data['rotor']
+            turning = [n for n, f in frames.items()
+                       if isinstance(f, dict) and f.get('joint') == 'continuous']
+            if not isinstance(rotor, str) or rotor not in turning:
+                self.problem(path + ('rotor',), f'propeller rotor {shown(rotor)} is not one of '
+                             "the part's continuous frames ("
+                             + (', '.join(map(str, turning)) or 'none declared') + ')')
 
     def sensor(self, section: str, data, frames) -> None:
         """

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import math
 from xml.etree import ElementTree
 
-from . import elements, gz_xml
+from . import added_mass, elements, gz_xml
 from .elements import HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, THRUSTER
 from .sensor_blocks import sensor_blocks
 from ..assembly.catalogue import Catalogue
@@ -39,6 +39,7 @@ from ..assembly.resolution import SPINNING_JOINTS
 from ..errors import ConfigError
 from ..model.topics import VehicleTopics
 from ..physics import propulsion
+from ..physics.added_mass import added_mass as gazebo_added_mass
 from ..physics.water import SEA_WATER_DENSITY
 
 ADDED_MASS_PREFIXES = tuple(f'{force}Dot' for force in 'xyzkmn')
@@ -93,7 +94,10 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
               for t in names.thrusters]
     blocks += sensor_blocks(names, catalogue, release)
-    blocks += vehicle_blocks(names, catalogue[record.base.type].hydrodynamics, current)
+    hydrodynamics = catalogue[record.base.type].hydrodynamics
+    blocks += vehicle_blocks(names, hydrodynamics, current)
+    if added := gazebo_added_mass(hydrodynamics):
+        blocks.append(added_mass.block(names.root_link, added))
     blocks += extra
     for block in blocks:
         unread = elements.unread(block[0])

@@ -224,6 +224,19 @@ SPOT_LIGHT = {
     'spot/falloff': ('fall-off between the cones (1: linear)', '1', LIGHT_SDF),
 }
 
+# A link's added mass (gazebo/added_mass.py): read by sdf::Link::Load into
+# gz::math::Inertiald, applied by gz-physics dartsim (gz-physics7_7.8.0
+# dartsim/src/SDFFeatures.cc ConstructSdfLink -> AddedMassFeatures.cc SetLinkAddedMass).
+INERTIAL_SDF = SDF + 'sdf/1.11/inertial.sdf (src/Link.cc, Link::Load)'
+_UNITS = ('kg', 'kg m', 'kg m^2')  # by how many of the two axes turn (p q r)
+FLUID_ADDED_MASS_ELEMENTS = {
+    'fluid_added_mass': ('added mass matrix about the link origin, link axes, symmetric', '-',
+                         INERTIAL_SDF),
+    **{f'fluid_added_mass/{a}{b}': (f'added mass {a}{b}', _UNITS['pqr'.count(a) + 'pqr'.count(b)],
+                                    INERTIAL_SDF)
+       for i, a in enumerate('xyzpqr') for b in 'xyzpqr'[i:]},
+}
+
 # World systems the shipped worlds configure (test/gazebo/test_sensor_blocks.py reads the
 # worlds against these).
 MAGNETOMETER_CC = GZ_SIM + 'src/systems/magnetometer/Magnetometer.cc, Magnetometer::Configure'
@@ -309,7 +322,9 @@ LIGHT_TYPES = {'spot': SPOT_LIGHT}
 
 def unread(element) -> list[str]:
     """
-    Paths of the elements inside a ``<plugin>``, ``<sensor>`` or ``<light>`` not in its table.
+    Paths of the elements inside a plugin, sensor, light or inertial not in its table.
+
+    ``<inertial>``: the added mass block (gazebo/added_mass.py).
 
     An element is named by its path below the plugin, sensor or light
     ('lidar/scan/horizontal'). A plugin, sensor or light type without a table is reported
@@ -317,6 +332,8 @@ def unread(element) -> list[str]:
     """
     if element.tag == 'plugin':
         table, kind = PLUGINS.get(element.get('name')), element.get('name')
+    elif element.tag == 'inertial':
+        table, kind = FLUID_ADDED_MASS_ELEMENTS, 'inertial'
     elif element.tag == 'light':
         table, kind = LIGHT_TYPES.get(element.get('type')), f"{element.get('type')} light"
     else:

@@ -40,7 +40,7 @@ CLOCK_TOPIC = '/clock'
 class ThrusterTopics:
     instance: str
     type: str  # noqa: A003 (the part type)
-    joint: str  # the continuous joint the Thruster system drives
+    joint: str  # the continuous joint the Thruster system turns (Propeller.joint)
     namespace: str  # the Thruster system's <namespace>: the vehicle name
     topic: str  # the Thruster system's <topic>, relative: "<instance>/thrust"
     gz_topic: str  # what gz makes of them: "/<namespace>/<topic>"
@@ -135,10 +135,12 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     thrusters = []
     for part in record.parts:
         data = _part_type(catalogue, part)
-        if data.propeller is not None and not part.is_base:  # a base has no joint to spin
+        # a base turns only through a rotor frame: it has no joint of its own
+        if data.propeller is not None and (data.propeller.rotor or not part.is_base):
             topic = f'{part.name}/thrust'
             gz_topic = f'/{name}/{topic}'
-            thrusters.append(ThrusterTopics(part.name, part.type, f'{part.name}_joint', name,
+            thrusters.append(ThrusterTopics(part.name, part.type,
+                                            data.propeller.joint(part.name), name,
                                             topic, gz_topic, gz_topic))
     root = record.base.name
     sensors = sensors_of(name, record, catalogue)

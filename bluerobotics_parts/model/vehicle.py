@@ -325,8 +325,9 @@ def _devices(recorded, parts: dict, catalogue, names) -> tuple[dict, dict, dict]
             raise VehicleError(f'part {part.name} has type {part.type}, which neither the '
                                "shipped library nor the URDF's recorded part files define")
         if (propeller := catalogue[part.type].propeller) is not None:
+            joint = propeller.joint(part.name) if propeller.rotor or part.joint else None
             actuators[part.name] = Actuator(
-                part.name, part.joint, part.type, propeller.rotation, propeller.diameter,
+                part.name, joint, part.type, propeller.rotation, propeller.diameter,
                 propeller.max_thrust, propeller.min_thrust, propeller.signed_thrust_coefficient,
                 None if propeller.max_rpm is None else propeller.max_rpm * 2.0 * math.pi / 60.0)
     try:

@@ -123,7 +123,7 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
     poses = kinematics.link_poses(vehicle)
     forces = {}
     for name, limit in limits.items():
-        joint = vehicle.part(name).joint
+        joint = vehicle.actuators[name].joint
         origin, axis = kinematics.joint_frame(vehicle, poses, joint)
         forces[name] = (origin, axis, limit)
 

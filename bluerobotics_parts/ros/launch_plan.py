@@ -35,7 +35,8 @@ from .launch_artefacts import artefact_dir, write_artefacts
 from ..ardupilot import sitl
 from ..description import cache
 from ..formats.sensor_kinds import KINDS
-from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
+from ..gazebo import added_mass
+from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
 DISPLAY_RVIZ_FILE = 'display.rviz'
@@ -136,13 +137,14 @@ class LaunchVehicle:
         return vehicle if ok else None
 
 
-def plan(values, environ=None,
-         gazebo_running=gazebo_detection.running_gazebo_worlds) -> LaunchPlan:
+def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_worlds,
+         convert=added_mass.gazebo_sdf) -> LaunchPlan:
     """
     Plan the vehicle launch for these argument values (name -> string).
 
     Builds once, then writes the artefacts; any BlueRoboticsPartsError is raised before
-    anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``.
+    anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``; ``convert``
+    turns the URDF into the SDF spawned for added mass (``gz sdf -p``, gazebo/added_mass.py).
 
     Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and
     node names, so another ``name`` adds a vehicle. Each launch's parameter_bridge bridges
@@ -158,14 +160,18 @@ def plan(values, environ=None,
     world = args['world']
     autopilot = _autopilot(vehicle, args, folder)  # a missing SITL stops it here
     gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
-    write_artefacts(folder, {file: text.encode('utf-8')
-                             for file, text in vehicle.artefacts.items()})
+    files = dict(vehicle.artefacts)
+    model, model_note = gazebo_model(files[URDF_FILE], convert)
+    if model is not None:
+        files[GAZEBO_MODEL_FILE] = model
+    write_artefacts(folder, {file: text.encode('utf-8') for file, text in files.items()})
 
     urdf_file, bridge_file = folder / URDF_FILE, folder / BRIDGE_FILE
+    spawned = folder / GAZEBO_MODEL_FILE if model is not None else urdf_file
     nodes = [
         _state_publisher(name, vehicle.artefacts[URDF_FILE]),
         NodeSpec('ros_gz_sim', 'create', f'{name}_create',
-                 arguments=_spawn_arguments(name, urdf_file, args, vehicle.spawn_z,
+                 arguments=_spawn_arguments(name, spawned, args, vehicle.spawn_z,
                                             gazebo.world_name)),
         NodeSpec('ros_gz_bridge', 'parameter_bridge', f'{name}_bridge',
                  parameters={'config_file': str(bridge_file)}),
@@ -176,7 +182,8 @@ def plan(values, environ=None,
         nodes.append(_rviz(name, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
     summary = (f'bluerobotics_parts: vehicle {name} ({vehicle.counts}), '
-               f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}')
+               f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}'
+               + (f'; {model_note}' if model_note else ''))
     if autopilot is not None:
         summary += (f'; ArduPilot SITL {vehicle.firmware} -I {args["autopilot_instance"]} flies '
                     f'it: MAVLink on {sitl.endpoint(args["autopilot_instance"])} '
@@ -185,6 +192,21 @@ def plan(values, environ=None,
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
                       world, gz_args, args['use_sim_time'], tuple(nodes), vehicle.identity,
                       summary, autopilot)
+
+
+def gazebo_model(urdf_text: str, convert=added_mass.gazebo_sdf) -> tuple:
+    """
+    Return (the SDF to spawn, or None for the URDF itself; a note for the summary).
+
+    Only a vehicle with added mass needs the SDF (gazebo/added_mass.py). Without ``gz`` to
+    convert it, the URDF is spawned and the note says what Gazebo then lacks.
+    """
+    if not added_mass.has_added_mass(urdf_text):
+        return None, ''
+    try:
+        return convert(urdf_text), f'spawned as {GAZEBO_MODEL_FILE} (added mass)'
+    except added_mass.ConversionError as error:
+        return None, f'WARNING: spawned without added mass, {error}'
 
 
 def _autopilot(vehicle: LaunchVehicle, args: dict, folder: Path) -> ProcessSpec | None:

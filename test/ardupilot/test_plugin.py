@@ -66,7 +66,7 @@ def test_each_control_commands_its_thruster_in_newtons(config, instance):
     assert len(controls) == len(topics) == len(built.autopilot.outputs)
     for control, output in zip(controls, built.autopilot.outputs):
         assert control.get('channel') == str(output.motor.servo - 1)
-        assert control.findtext('jointName') == f'{output.thruster}_joint'
+        assert control.findtext('jointName') == f'{output.thruster}_rotor_joint'  # what turns
         assert control.findtext('type') == 'COMMAND'
         assert control.findtext('cmd_topic') == topics[output.thruster]
         low, high = float(control.findtext('servo_min')), float(control.findtext('servo_max'))

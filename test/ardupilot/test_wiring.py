@@ -101,8 +101,7 @@ parts:
   - {slot: thruster_1, type: none}
 slots:
   - {name: back, xyz: [0.14, -0.092, 0.0], rpy: [0, 0, 0.785398],
-     accepts: [t200_thruster_ccw], default: t200_thruster_ccw,
-     joint: continuous, collision: false}
+     accepts: [t200_thruster_ccw], default: t200_thruster_ccw, collision: false}
 """
 
 

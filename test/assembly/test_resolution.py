@@ -49,11 +49,13 @@ def test_default_root_is_the_chassis_link(default):
 
 @pytest.mark.parametrize('side, part', [('port', 'm200_weedless_prop_ccw'),
                                         ('stbd', 'm200_weedless_prop_cw')])
-def test_default_motors_are_m200_on_continuous_joints_with_axes(default, side, part):
+def test_default_motors_are_m200_whose_rotors_turn_about_their_axes(default, side, part):
     slot, occupant = f'base_link_motor_{side}', f'motor_{side}'
     assert default.parent_of[occupant] == slot
     assert default.parent_of[slot] == 'base_link'
-    joint = default.joint_to[occupant]
+    assert default.joint_to[occupant].get('type') == 'fixed'
+    assert default.parent_of[f'{occupant}_rotor'] == occupant
+    joint = default.joint_to[f'{occupant}_rotor']
     assert joint.get('type') == 'continuous'
     axis = [float(v) for v in joint.find('axis').get('xyz').split()]
     assert axis == [1.0, 0.0, 0.0]
@@ -157,8 +159,8 @@ slots:
   - name: bow_thruster
     xyz: [0.4, 0.0, -0.1]
     rpy: [0, 0, 1.5707963267948966]
-    accepts: [t200_thruster_cw]
-    default: t200_thruster_cw
+    accepts: [blueboat_flag]
+    default: blueboat_flag
     joint: continuous
     collision: false
   - {of: ping_mount, name: spare, xyz: [0, 0.05, 0], accepts: [blueboat_flag]}

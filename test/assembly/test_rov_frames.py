@@ -50,7 +50,7 @@ def test_a_frame_has_its_thruster_and_accessory_slots(frame):
     for name in thrusters:
         slot = slots[name]
         assert slot.accepts == ('t200_thruster_ccw', 't200_thruster_cw')
-        assert slot.joint == 'continuous' and slot.collision is False
+        assert slot.joint == 'fixed' and slot.collision is False  # the T200's rotor turns
     for name, (accepts, default) in ACCESSORY_SLOTS.items():
         assert (slots[name].accepts, slots[name].default) == (accepts, default)
 
@@ -114,7 +114,8 @@ def test_parts_lists_the_catalogue_by_family():
     assert '\nt200_thruster_cw  (0.344 kg)' in sections['family common (parts more than one '
                                                         'family takes)']
     assert ('    slot thruster_1: accepts t200_thruster_ccw, t200_thruster_cw; default '
-            't200_thruster_ccw  (joint continuous, no collision)') in result.stdout
+            't200_thruster_ccw  (no collision)') in result.stdout
+    assert '    frame rotor: xyz 0 0 0, rpy 0 0 0  (joint continuous, 0.042 kg)' in result.stdout
 
 
 def test_a_user_part_without_a_family_is_listed_last():

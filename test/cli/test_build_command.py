@@ -52,8 +52,9 @@ def test_build_writes_exactly_the_two_artefacts(default_build):
     urdf = (out / URDF_FILE).read_text(encoding='utf-8')
     root = ElementTree.fromstring(urdf.encode())
     assert root.get('name') == 'blueboat'
-    # 2 thrusters, the echosounder, the IMU, magnetometer and GNSS, 3 vehicle systems
-    assert len(root.findall('gazebo')) == 9
+    # 2 thrusters, the echosounder, the IMU, magnetometer and GNSS, 3 vehicle systems, the
+    # base link's added mass
+    assert len(root.findall('gazebo')) == 10
     assert isinstance(yaml.safe_load((out / BRIDGE_FILE).read_text(encoding='utf-8')), list)
 
 
@@ -63,9 +64,10 @@ def test_build_prints_the_summary(default_build):
     assert text.startswith('vehicle: blueboat (Gazebo harmonic)\n')
     assert '  motor_port: m200_weedless_prop_ccw\n' in text
     assert '  ping: ping_singlebeam\n' in text
-    assert ('  motor_port: joint motor_port_joint, command /blueboat/motor_port/thrust '
+    assert ('  motor_port: joint motor_port_rotor_joint, command /blueboat/motor_port/thrust '
             '(std_msgs/Float64, N)\n') in text
-    assert '  motor_stbd: joint motor_stbd_joint, command /blueboat/motor_stbd/thrust' in text
+    assert ('  motor_stbd: joint motor_stbd_rotor_joint, command /blueboat/motor_stbd/thrust'
+            in text)
     assert ('  ping/scan: echosounder, frame blueboat/ping_beam, scan /blueboat/ping/scan, '
             'range /blueboat/ping/range\n') in text
     masses = [float(m.get('value')) for m in

@@ -30,7 +30,9 @@ DEFAULT_TREE = """\
 vehicle blueboat
 base_link (blueboat_chassis)
     [motor_port] motor_port (m200_weedless_prop_ccw)
+        <frame rotor>
     [motor_stbd] motor_stbd (m200_weedless_prop_cw)
+        <frame rotor>
     [flag] flag (blueboat_flag)
     [mast] (empty)
     [payload] (empty)
@@ -56,7 +58,7 @@ def test_parts_lists_the_catalogue_with_slots():
     out = result.stdout
     assert 'blueboat_chassis  (14.07 kg)' in out
     assert ('    slot motor_port: accepts m200_weedless_prop_ccw, t200_thruster_ccw; default '
-            'm200_weedless_prop_ccw  (joint continuous, no collision)') in out
+            'm200_weedless_prop_ccw  (no collision)') in out
     assert '    slot mast: accepts blueboat_antenna_mast; default none' in out
     assert '    slot ping: accepts ping_singlebeam; default ping_singlebeam' in out
     for name in ('t200_thruster_cw', 'blueboat_flag', 'ping_singlebeam', 'blueboat_battery'):

@@ -64,7 +64,7 @@ def test_the_chassis_slots_of_the_specification():
     assert slots['motor_port'].default == 'm200_weedless_prop_ccw'
     assert slots['motor_stbd'].default == 'm200_weedless_prop_cw'
     for side in ('motor_port', 'motor_stbd'):
-        assert slots[side].joint == 'continuous' and slots[side].collision is False
+        assert slots[side].joint == 'fixed' and slots[side].collision is False
     assert slots['flag'].default == 'blueboat_flag'
     assert slots['mast'].default == 'none' and slots['payload'].default == 'none'
     assert slots['ping_mount'].default == 'blueboat_ping_singlebeam_mount'

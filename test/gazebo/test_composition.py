@@ -74,8 +74,9 @@ def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
     """
     Same links and joints.
 
-    the only change inside is the token mass of the massless slot links that carry a propeller
-    joint (so Gazebo's conversion keeps the joint).
+    The only change a composition may make inside is the token mass of a massless link that
+    carries a turning joint (so Gazebo's conversion keeps the joint); the M200s' rotors turn
+    on the motors' own links, which have mass, so the boat's links are as they were.
     """
     text, root = default
     plain = resolve_config(CONFIG_DIR / 'blueboat.yaml').urdf
@@ -87,23 +88,20 @@ def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
     composed, original = Vehicle.from_urdf(text), Vehicle.from_urdf(plain)
     assert composed.joints == original.joints
     carriers = {j.parent for j in original.joints.values() if j.type != 'fixed'}
-    assert carriers == {'base_link_motor_port', 'base_link_motor_stbd'}
-    for name, link in original.links.items():
-        if name in carriers:
-            assert link.mass == 0.0 and composed.links[name].mass == gazebo.CARRIER_MASS
-        else:
-            assert composed.links[name] == link
+    assert carriers == {'motor_port', 'motor_stbd'}
+    assert all(original.links[name].mass > 0 for name in carriers)
+    assert composed.links == original.links
 
 
 def test_one_thruster_per_propeller_with_the_part_data(default):
     _, root = default
     found = {params(p)['joint_name']: params(p) for p in plugins(root, THRUSTER)}
-    assert sorted(found) == ['motor_port_joint', 'motor_stbd_joint']
+    assert sorted(found) == ['motor_port_rotor_joint', 'motor_stbd_rotor_joint']  # what turns
     fraction = shipped()['blueboat_chassis'].data['installed_thrust']['fraction']
     for instance, part_type in (('motor_port', 'm200_weedless_prop_ccw'),
                                 ('motor_stbd', 'm200_weedless_prop_cw')):
         propeller = shipped()[part_type].propeller
-        values = found[f'{instance}_joint']
+        values = found[f'{instance}_rotor_joint']
         assert values['namespace'] == 'blueboat'
         assert values['topic'] == f'{instance}/thrust'
         assert abs(float(values['thrust_coefficient'])) == propeller.thrust_coefficient
@@ -121,7 +119,7 @@ def test_one_thruster_per_propeller_with_the_part_data(default):
 
 def test_a_base_without_installed_thrust_gives_the_bench_figures(tmp_path):
     slots = ('slots:\n  motor: {xyz: [-0.4, 0, 0], accepts: [t200_thruster_cw], '
-             'default: t200_thruster_cw, joint: continuous, collision: false}\n')
+             'default: t200_thruster_cw, collision: false}\n')
     (tmp_path / 'raft.yaml').write_text(RAFT + slots, encoding='utf-8')
     config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     (thruster,) = plugins(ElementTree.fromstring(compose(config).encode()), THRUSTER)
@@ -219,8 +217,11 @@ def test_hydrodynamics_on_the_root_link_from_the_base_part(default):
     data = shipped()['blueboat_chassis'].hydrodynamics
     damping = {k: v for k, v in data.items() if 'Dot' not in k}
     assert {k: float(v) for k, v in values.items()} == damping
-    assert all(v < 0 for v in damping.values())  # every term resists motion
-    assert len(damping) == 12
+    # every axis' own term resists its motion; the two couplings are the drift lifts' levers
+    assert all(v < 0 for k, v in damping.items() if 'xyzkmn'.index(k[0]) == 'UVWPQR'.index(k[1]))
+    assert sorted(k for k in damping if 'xyzkmn'.index(k[0]) != 'UVWPQR'.index(k[1])) == [
+        'nVabsU', 'yRabsU']
+    assert len(damping) == 16
 
 
 def test_a_renamed_base_carries_the_hydrodynamics(tmp_path):
@@ -237,9 +238,9 @@ def test_parts_with_nothing_to_simulate_add_nothing():
         root = ElementTree.fromstring(compose(CONFIG_DIR / config).encode())
         count[config] = len(root.findall('gazebo'))
     # two thrusters + one echosounder + IMU, magnetometer and GNSS + joint states, odometry,
-    # hydrodynamics
-    assert count == {'blueboat.yaml': 9, 'examples/mast_and_payload.yaml': 9,
-                     'examples/no_ping.yaml': 8}
+    # hydrodynamics, added mass
+    assert count == {'blueboat.yaml': 10, 'examples/mast_and_payload.yaml': 10,
+                     'examples/no_ping.yaml': 9}
 
 
 def test_output_is_deterministic(default):
@@ -247,30 +248,60 @@ def test_output_is_deterministic(default):
     assert compose(CONFIG_DIR / 'blueboat.yaml') == text
 
 
-def test_a_propeller_on_a_fixed_joint_is_refused(tmp_path):
-    config = write_config(tmp_path, 'parts:\n  - {type: m200_weedless_prop_cw, name: spare, '
-                                    'xyz: [0.2, 0, 0.1]}\n')
+def test_a_thruster_with_a_rotor_on_a_turning_slot_is_refused(tmp_path):
+    """Only the T200's rotor turns: on a continuous slot its body would spin freely."""
+    config = write_config(tmp_path, 'slots:\n  - {name: spare, xyz: [0, 0, 0.3], '
+                                    'accepts: [t200_thruster_cw],\n     default: '
+                                    't200_thruster_cw, joint: continuous}\n')
     with pytest.raises(BlueRoboticsPartsError) as caught:
         build_gazebo(config)
     message = str(caught.value)
-    assert message.startswith(f'{config}:2: propeller spare (m200_weedless_prop_cw) hangs on a '
-                              'fixed joint (a free placement on base_link (fixed))')
-    assert 'joint: continuous' in message
+    assert message.startswith(f'{config}:2: propeller spare (t200_thruster_cw) hangs on a '
+                              'continuous joint (slot spare of base_link, whose joint is '
+                              'continuous), but only its rotor frame rotor turns')
+    assert 'joint: fixed' in message
+
+
+def test_a_thruster_with_a_rotor_turns_wherever_it_is_fixed(tmp_path):
+    """A free placement (fixed) is enough: its rotor frame has the joint that turns."""
+    config = write_config(tmp_path, 'parts:\n  - {type: m200_weedless_prop_cw, name: spare, '
+                                    'xyz: [0.2, 0, 0.1]}\n')
+    result = build_gazebo(config)
+    assert 'spare_rotor_joint' in [t.joint for t in result.topics.thrusters]
+
+
+#: A propeller that turns as a whole: no rotor frame, so it needs a continuous slot.
+WHOLE_PROPELLER = """\
+type: prop
+inertial: {mass: 0.1, mass_unverified: test}
+propeller: {rotation: cw, diameter: 0.1, max_thrust: 10, min_thrust: -5,
+            thrust_coefficient: 0.01}
+"""
 
 
 @pytest.mark.parametrize('text, line, expected', [
-    ('base: {type: t200_thruster_cw}\n', 1,
-     'the base base_link (t200_thruster_cw) is a propeller'),
-    ('slots:\n  - {name: spare, xyz: [0, 0, 0.3], accepts: [t200_thruster_cw],\n'
-     '     default: t200_thruster_cw}\n', 2,
-     'propeller spare (t200_thruster_cw) hangs on a fixed joint (slot spare of base_link, '
-     'whose joint is fixed)'),
+    ('base: {type: prop}\n', 2,
+     'the base base_link (prop) is a propeller that turns as a whole'),
+    ('slots:\n  - {name: spare, xyz: [0, 0, 0.3], accepts: [prop],\n'
+     '     default: prop}\n', 3,
+     'propeller spare (prop) turns as a whole (it has no rotor frame) but hangs on a fixed '
+     'joint (slot spare of base_link, whose joint is fixed)'),
 ])
 def test_a_propeller_that_cannot_spin_is_refused_at_its_line(tmp_path, text, line, expected):
-    config = write_config(tmp_path, text)
+    (tmp_path / 'prop.yaml').write_text(WHOLE_PROPELLER, encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [prop.yaml]\n' + text)
     with pytest.raises(BlueRoboticsPartsError) as caught:
         build_gazebo(config)
     assert str(caught.value).startswith(f'{config}:{line}: {expected}')
+
+
+def test_a_propeller_that_turns_as_a_whole_spins_on_a_continuous_slot(tmp_path):
+    (tmp_path / 'prop.yaml').write_text(WHOLE_PROPELLER, encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [prop.yaml]\nslots:\n  - {name: spare, '
+                                    'xyz: [0, 0, 0.3], accepts: [prop], default: prop, '
+                                    'joint: continuous}\n')
+    result = build_gazebo(config)
+    assert [t.joint for t in result.topics.thrusters if t.instance == 'spare'] == ['spare_joint']
 
 
 def test_a_spare_propeller_is_fine_in_the_ros_description(tmp_path):
@@ -496,7 +527,8 @@ def test_the_launch_argument_current_reaches_the_build(tmp_path):
 def test_a_propeller_a_user_part_fits_is_located_in_the_part_file_as_read(tmp_path):
     """``lnk/../parts/pod.yaml`` is the file the system opens: its line, under that name."""
     pod = ('type: pod\ninertial: {mass: 1.0, mass_unverified: test}\nslots:\n  spare:\n'
-           '    accepts: [t200_thruster_cw]\n    default: t200_thruster_cw\n')
+           '    accepts: [t200_thruster_cw]\n    default: t200_thruster_cw\n'
+           '    joint: continuous\n')
     (tmp_path / 'other' / 'sub').mkdir(parents=True)
     (tmp_path / 'other' / 'parts').mkdir()
     (tmp_path / 'other' / 'parts' / 'pod.yaml').write_text(pod, encoding='utf-8')

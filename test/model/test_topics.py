@@ -57,9 +57,9 @@ def default():
 def test_default_thrusters(default):
     assert [(t.instance, t.joint, t.namespace, t.topic, t.gz_topic, t.ros_topic)
             for t in default.thrusters] == [
-        ('motor_port', 'motor_port_joint', 'blueboat', 'motor_port/thrust',
+        ('motor_port', 'motor_port_rotor_joint', 'blueboat', 'motor_port/thrust',
          '/blueboat/motor_port/thrust', '/blueboat/motor_port/thrust'),
-        ('motor_stbd', 'motor_stbd_joint', 'blueboat', 'motor_stbd/thrust',
+        ('motor_stbd', 'motor_stbd_rotor_joint', 'blueboat', 'motor_stbd/thrust',
          '/blueboat/motor_stbd/thrust', '/blueboat/motor_stbd/thrust'),
     ]
     for thruster in default.thrusters:  # gz's rule for a Thruster with <topic> set
@@ -123,7 +123,7 @@ def test_no_ping_no_echosounder_and_instances_name_the_topics(tmp_path):
     renamed = names_of(write_config(tmp_path, 'parts:\n  - {slot: motor_port, '
                                     'type: m200_weedless_prop_ccw, name: left_motor}\n'))
     assert [(t.instance, t.joint, t.gz_topic) for t in renamed.thrusters][0] == (
-        'left_motor', 'left_motor_joint', '/blueboat/left_motor/thrust')
+        'left_motor', 'left_motor_rotor_joint', '/blueboat/left_motor/thrust')
 
 
 def test_a_thruster_is_whatever_has_propeller_data(tmp_path):

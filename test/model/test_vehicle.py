@@ -111,9 +111,13 @@ def test_default_links_and_joints_are_flat_maps_by_name(boat):
         ('fixed', 'base_link', 'base_link_motor_port')
     assert slot_joint.xyz == (-0.52, 0.301, -0.117)
     assert slot_joint.axis is None
-    spin = boat.joints['motor_port_joint']
+    motor = boat.joints['motor_port_joint']
+    assert (motor.type, motor.parent, motor.child) == ('fixed', 'base_link_motor_port',
+                                                       'motor_port')
+    spin = boat.joints['motor_port_rotor_joint']
     assert (spin.type, spin.parent, spin.child, spin.axis) == \
-        ('continuous', 'base_link_motor_port', 'motor_port', (1.0, 0.0, 0.0))
+        ('continuous', 'motor_port', 'motor_port_rotor', (1.0, 0.0, 0.0))
+    assert boat.links['motor_port_rotor'].part == 'motor_port'
     assert boat.joints['ping_mount_ping_joint'].rpy == pytest.approx((0.0, math.pi / 2, 0.0))
     assert all(isinstance(v, float) for j in boat.joints.values() for v in j.xyz + j.rpy)
 
@@ -134,7 +138,7 @@ def test_links_record_topology_mass_and_owner(boat):
 def test_actuators_are_the_two_propellers_with_their_drive_data(boat):
     assert set(boat.actuators) == {'motor_port', 'motor_stbd'}
     port, stbd = boat.actuators['motor_port'], boat.actuators['motor_stbd']
-    assert (port.joint, stbd.joint) == ('motor_port_joint', 'motor_stbd_joint')
+    assert (port.joint, stbd.joint) == ('motor_port_rotor_joint', 'motor_stbd_rotor_joint')
     assert (port.rotation, stbd.rotation) == ('ccw', 'cw')
     assert port.diameter == stbd.diameter == pytest.approx(0.112)
     assert port.type == 'm200_weedless_prop_ccw'
@@ -170,8 +174,8 @@ def test_root_link_is_the_base(boat):
 def test_links_in_order_start_at_the_root_and_put_parents_first(boat):
     order = [link.name for link in boat.links_in_order()]
     # depth first, children in document order: the chassis's first slot, then its occupant
-    assert order[:4] == ['base_link', 'base_link_motor_port', 'motor_port',
-                         'base_link_motor_stbd']
+    assert order[:5] == ['base_link', 'base_link_motor_port', 'motor_port',
+                         'motor_port_rotor', 'base_link_motor_stbd']
     assert sorted(order) == sorted(boat.links)
     position = {name: index for index, name in enumerate(order)}
     for link in boat.links_in_order()[1:]:
@@ -308,7 +312,7 @@ def test_a_t200_changes_the_occupant_and_the_actuator_data(t200_boat):
     assert t200_boat.occupant('base_link', 'motor_port').type == 't200_thruster_ccw'
     port = t200_boat.actuators['motor_port']
     assert (port.type, port.diameter, port.joint) == ('t200_thruster_ccw', 0.076,
-                                                      'motor_port_joint')
+                                                      'motor_port_rotor_joint')
     assert t200_boat.actuators['motor_stbd'].diameter == pytest.approx(0.112)
     assert t200_boat.total_mass == pytest.approx(
         sum(catalogue()[p.type].mass for p in t200_boat.parts.values()))

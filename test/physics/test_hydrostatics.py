@@ -186,8 +186,9 @@ def test_the_default_blueboat_floats_on_its_hulls(default):
 
 def test_it_still_floats_with_the_published_payload(default):
     vehicle = Vehicle.from_urdf(default)
-    hull = sum(vehicle.links[name].mass for name in ('base_link', 'motor_port', 'motor_stbd',
-                                                     'flag', 'navigator', 'gnss'))
+    hull = sum(vehicle.links[name].mass for name in (
+        'base_link', 'motor_port', 'motor_port_rotor', 'motor_stbd', 'motor_stbd_rotor', 'flag',
+        'navigator', 'gnss'))
     assert hull == pytest.approx(14.5)  # the published hull mass, as the part data split it
     payload = shipped()['blueboat_chassis'].data['hydrostatics']['payload_capacity']
     loaded = hydrostatics.flotation(default, mass=hull + payload)

@@ -28,10 +28,11 @@ from pathlib import Path
 from bluerobotics_parts import build as build_module, paths
 from bluerobotics_parts.assembly import pipeline
 from bluerobotics_parts.errors import BlueRoboticsPartsError, LaunchArgumentError
+from bluerobotics_parts.gazebo import added_mass
 from bluerobotics_parts.ros import (gazebo_detection, launch_arguments, launch_artefacts,
                                     launch_plan)
 from conftest import CONFIG_DIR, parse, write_config
-from plans import make_plan, nodes_by_executable, option
+from plans import converted, make_plan, nodes_by_executable, option
 import pytest
 import yaml
 
@@ -132,7 +133,7 @@ def test_the_artefacts_are_written_to_the_vehicle_folder(default):
     folder = ros_home / 'bluerobotics_parts' / 'blueboat'
     assert plan.artefact_dir == folder
     assert sorted(p.name for p in folder.iterdir()) == [
-        'bridge.yaml', 'robot_description.urdf', 'vehicle.rviz']
+        'bridge.yaml', 'gazebo_model.sdf', 'robot_description.urdf', 'vehicle.rviz']
     urdf = (folder / 'robot_description.urdf').read_text()
     assert 'gz::sim::systems::Thruster' in urdf  # the Gazebo composition, not the plain URDF
     bridge = yaml.safe_load((folder / 'bridge.yaml').read_text())
@@ -164,10 +165,39 @@ def test_the_spawn_command(default):
     assert create.package == 'ros_gz_sim'
     arguments = create.arguments
     assert option(arguments, '-name') == 'blueboat'
-    assert Path(option(arguments, '-file')) == plan.artefact_dir / 'robot_description.urdf'
+    # the SDF with the added mass (gazebo/added_mass.py), converted from the composed URDF
+    assert Path(option(arguments, '-file')) == plan.artefact_dir / 'gazebo_model.sdf'
+    urdf = (plan.artefact_dir / 'robot_description.urdf').read_text(encoding='utf-8')
+    assert (plan.artefact_dir / 'gazebo_model.sdf').read_text(encoding='utf-8') == converted(urdf)
+    assert 'spawned as gazebo_model.sdf (added mass)' in plan.summary
     pose = [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')]
     assert pose == [1.5, -2.0, 0.1, 1.25]
     assert option(arguments, '-world') == 'water'  # read from config/worlds/water.sdf
+
+
+def test_without_a_conversion_the_urdf_is_spawned_and_the_summary_warns(tmp_path):
+    def no_gz(urdf_text):
+        raise added_mass.ConversionError('no gz on PATH: stand-in')
+
+    plan = make_plan(tmp_path, convert=no_gz)
+    (create,) = nodes_by_executable(plan)['create']
+    assert Path(option(create.arguments, '-file')) == plan.artefact_dir / 'robot_description.urdf'
+    assert not (plan.artefact_dir / 'gazebo_model.sdf').exists()
+    assert 'WARNING: spawned without added mass, no gz on PATH: stand-in' in plan.summary
+
+
+def test_a_vehicle_without_added_mass_is_spawned_from_its_urdf(tmp_path):
+    def never(urdf_text):
+        raise AssertionError('nothing to convert')
+
+    (tmp_path / 'raft.yaml').write_text(
+        'type: raft\ninertial: {mass: 5.0, mass_unverified: test}\n'
+        'collision: [{box: [1, 1, 0.2], box_unverified: test}]\n', encoding='utf-8')
+    config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
+    plan = make_plan(tmp_path, convert=never, config=config)
+    (create,) = nodes_by_executable(plan)['create']
+    assert Path(option(create.arguments, '-file')).name == 'robot_description.urdf'
+    assert 'added mass' not in plan.summary
 
 
 def test_the_bridge_reads_the_generated_yaml(default):

@@ -245,13 +245,14 @@ def _run(spec: dict) -> None:
     from gz.msgs10.double_pb2 import Double
     from gz.sim8 import Joint, Link, Model, TestFixture, World, world_entity
     import gz.transport13 as transport
-    import sdformat14
 
-    root = sdformat14.Root()
-    root.load(spec['urdf'])  # what gz-sim does with a URDF: SDFormat 14's conversion
-    model = ElementTree.fromstring(root.to_string()).find('model')
+    from bluerobotics_parts.gazebo.added_mass import gazebo_sdf
+
+    # what the launch spawns: SDFormat 14's conversion (gz sdf -p) with the added mass folded
+    sdf = gazebo_sdf(Path(spec['urdf']).read_text(encoding='utf-8'))
+    model = ElementTree.fromstring(sdf).find('model')
     x, y, z, roll, pitch, yaw = spec['spawn']
-    # SDFormat 14 writes the model's <pose> (0 0 0 0 0 0); a second one would be ignored.
+    # a model <pose> the conversion may write is replaced: a second one would be ignored
     placed = model.find('pose')
     if placed is None:
         placed = ElementTree.SubElement(model, 'pose')

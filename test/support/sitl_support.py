@@ -102,12 +102,10 @@ def fly(config, steps: list, timeout: float = 600) -> dict:
 # -- the flight (this file as a script) ----------------------------------------------------------
 
 def _world(build, folder: Path) -> Path:
-    import sdformat14
+    from bluerobotics_parts.gazebo.added_mass import gazebo_sdf
 
     (folder / 'robot_description.urdf').write_text(build.urdf, encoding='utf-8')
-    root = sdformat14.Root()
-    root.load(str(folder / 'robot_description.urdf'))
-    model = ElementTree.fromstring(root.to_string()).find('model')
+    model = ElementTree.fromstring(gazebo_sdf(build.urdf)).find('model')  # as the launch spawns
     placed = model.find('pose')
     if placed is None:
         placed = ElementTree.SubElement(model, 'pose')

@@ -1,0 +1,120 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The runs from rest ``info`` predicts (physics/manoeuvring.py), against closed forms.
+
+What Gazebo does with the same vehicles is measured in test/gazebo/test_manoeuvres.py.
+"""
+
+import dataclasses
+import math
+
+from bluerobotics_parts.cli.info import info_text, vehicle_info
+from bluerobotics_parts.physics import manoeuvring
+from conftest import CONFIG_DIR
+import pytest
+
+
+def body(**changes) -> manoeuvring.Body:
+    """Return a 10 kg body, two thrusters 0.3 m either side along x, linear surge damping."""
+    base = manoeuvring.Body(mass=10.0, centre=(0.0, 0.0), yaw_inertia=1.0, added=0.0,
+                            added_yaw=0.0, damping={'xU': -20.0, 'nR': -2.0},
+                            thrusters=((0.0, 0.3, 1.0, 0.0, 10.0, -5.0),
+                                       (0.0, -0.3, 1.0, 0.0, 10.0, -5.0)))
+    return dataclasses.replace(base, **changes)
+
+
+def test_linear_damping_rises_in_its_time_constant():
+    """u(t) = F/d (1 - exp(-t d / (m + ma))): 63% at (m + ma) / d."""
+    run = manoeuvring.run(body(), True, 10.0)
+    assert run.thrust == 20.0
+    assert run.final_speed == pytest.approx(1.0, rel=1e-4)
+    assert run.rise_time == pytest.approx(0.5, rel=1e-3)
+    heavier = manoeuvring.run(body(added=5.0), True, 10.0)
+    assert heavier.rise_time == pytest.approx(0.75, rel=1e-3)  # the added mass slows it
+    assert heavier.final_speed == pytest.approx(1.0, rel=1e-4)  # not its top speed
+
+
+def test_quadratic_damping_reaches_its_balance_speed():
+    run = manoeuvring.run(body(damping={'xUabsU': -20.0, 'nR': -2.0}), True, 20.0)
+    assert run.final_speed == pytest.approx(1.0, rel=1e-4)  # 20 N = 20 u^2
+    # u = tanh(t / tau) with tau = m / sqrt(F d): 63% at artanh(0.632) tau = 0.745 s
+    assert run.rise_time == pytest.approx(math.atanh(1 - math.exp(-1)) * 10 / 20, rel=1e-3)
+
+
+def test_astern_takes_the_reverse_limits():
+    run = manoeuvring.run(body(), False, 10.0)
+    assert run.thrust == -10.0 and run.final_speed == pytest.approx(-0.5, rel=1e-4)
+
+
+def test_a_symmetric_body_keeps_its_heading():
+    run = manoeuvring.run(body(), True, 20.0)
+    assert run.heading_change == pytest.approx(0.0, abs=1e-9)
+    assert run.distance == pytest.approx(run.final_speed * 20.0 - 0.5, rel=1e-3)
+
+
+def test_off_centre_mass_turns_it_while_it_gathers_way():
+    """
+    Accelerating, the mass 1 cm to port lags: about the origin it turns the bow to port.
+
+    With nothing that steers it back the heading stays turned once the speed is steady.
+    """
+    run = manoeuvring.run(body(centre=(0.0, 0.01)), True, 20.0)
+    assert run.heading_change > 0.05
+    longer = manoeuvring.run(body(centre=(0.0, 0.01)), True, 40.0)
+    assert longer.heading_change == pytest.approx(run.heading_change, rel=0.05)
+    assert manoeuvring.run(body(centre=(0.0, -0.01)), True, 20.0).heading_change == \
+        pytest.approx(-run.heading_change)
+
+
+def test_a_fin_aft_steadies_it_ahead_and_unsteadies_it_astern():
+    """Lift of a fin 0.5 m aft: a drift to port gives it a force to starboard, bow to port."""
+    fin = {'xU': -20.0, 'nR': -2.0, 'yV': -20.0, 'yVabsU': -10.0, 'nVabsU': 20.0,
+           'yRabsU': 10.0, 'nRabsU': -2.5}
+    free = manoeuvring.run(body(centre=(0.0, 0.01)), True, 20.0)
+    ahead = manoeuvring.run(body(centre=(0.0, 0.01), damping=fin), True, 20.0)
+    astern = [manoeuvring.run(body(centre=(0.0, 0.01), damping=fin), False, seconds)
+              for seconds in (10.0, 20.0)]
+    assert abs(ahead.heading_change) < 0.6 * abs(free.heading_change)
+    assert 10.0 < abs(astern[0].heading_change) < abs(astern[1].heading_change)
+
+
+@pytest.mark.parametrize('config, added, rise, heading', [
+    ('blueboat.yaml', 0.85, (0.45, 0.56), (-2.0, -1.0)),
+    ('bluerov2.yaml', 3.74, (0.10, 0.14), (-1e-6, 1e-6)),
+    ('bluerov2_heavy.yaml', 6.36, (0.10, 0.14), (-1e-6, 1e-6)),
+])
+def test_the_shipped_vehicles(config, added, rise, heading):
+    info = vehicle_info(CONFIG_DIR / config)
+    assert info.body.mass == pytest.approx(info.mass)
+    assert info.body.centre == pytest.approx(info.centre_of_gravity[:2])
+    assert info.body.added == added
+    ahead, astern = info.runs
+    assert rise[0] < ahead.rise_time < rise[1]
+    assert heading[0] < ahead.heading_change < heading[1]
+    assert ahead.final_speed == pytest.approx(info.performance.forward_speed, rel=1e-3)
+    if config != 'blueboat.yaml':  # astern, the boat turns away (its pods sit aft)
+        assert astern.final_speed == pytest.approx(info.performance.reverse_speed, rel=1e-3)
+
+
+def test_info_prints_the_runs():
+    text = info_text(vehicle_info(CONFIG_DIR / 'blueboat.yaml'))
+    assert ('runs from rest, equal thrust, 30 s (surge, sway and yaw; added mass 0.85 kg in '
+            'translation, 0.92 kg m^2 in yaw; centre of gravity -0.0034 m off the centre '
+            'line):') in text
+    assert '  full ahead: 63% of 3.000 m/s in 0.51 s; heading -1.6 deg' in text
+    # the motors' pods sit aft: ahead they hold the heading, astern they turn it away
+    (astern,) = [line for line in text.splitlines() if line.startswith('  full astern: 63%')]
+    assert astern.endswith('it does not hold its heading')
