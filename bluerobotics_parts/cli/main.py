@@ -113,6 +113,11 @@ def cmd_build(args) -> int:
                         (args.autopilot, args.autopilot_instance)),
                        lambda: _build_products(args), BuildOutput)
     files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
+    if args.sdf:  # converted before anything is written: a failure writes nothing
+        from ..gazebo.added_mass import gazebo_sdf
+        from ..paths import GAZEBO_MODEL_FILE, URDF_FILE
+
+        files[GAZEBO_MODEL_FILE] = gazebo_sdf(made.artefacts[URDF_FILE]).encode('utf-8')
     write_files_atomically(folder, files)
     sys.stdout.write(made.summary + written_lines([folder / name for name in files]))
     return EXIT_OK
@@ -291,6 +296,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument('--autopilot-instance', default=0, type=int, metavar='N',
                      help="SITL's instance (-I N): its ports are 9002 + 10 N (JSON) and "
                           '5760 + 10 N (MAVLink); default 0')
+    sub.add_argument('--sdf', action='store_true',
+                     help='also write gazebo_model.sdf, the model a launch spawns: the URDF '
+                          "converted by Gazebo's gz sdf -p, with the added mass in the base "
+                          "link's inertial (needs Gazebo Harmonic's gz on PATH)")
 
     sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
     sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')

@@ -20,13 +20,15 @@ As a user runs them: files, summary, exit status, and nothing touched on failure
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 import re
+import sys
 from xml.etree import ElementTree
 
 from bluerobotics_parts.build import BRIDGE_FILE, build_gazebo, summary_head, URDF_FILE
 from bluerobotics_parts.files.atomic import written_lines
-from conftest import cli, CONFIG_DIR, write_config
+from conftest import cli, CONFIG_DIR, tool, write_config
 import pytest
 import yaml
 
@@ -187,3 +189,40 @@ def test_bridge_command_on_a_urdf_without_manifest(tmp_path):
     assert result.returncode == 1
     assert 'Traceback' not in result.stderr
     assert re.search(r'error: .*no <assembly_part> records', result.stderr)
+
+
+# -- build --sdf: the model a launch spawns ------------------------------------------------------
+
+def stand_in_gz(folder: Path) -> Path:
+    """
+    Write ``gz``, a stand-in for Gazebo Harmonic's: it runs Debian's ``ign`` (SDFormat 12).
+
+    Both have ``sdf -p``; what Harmonic's own conversion gives is tested where it is installed
+    (test/gazebo/test_added_mass.py).
+    """
+    script = folder / 'gz'
+    script.write_text(f'#!/bin/sh\nexec {tool("ign")} "$@"\n', encoding='utf-8')
+    script.chmod(0o755)
+    return folder
+
+
+def test_build_sdf_writes_the_model_with_its_added_mass(tmp_path):
+    out = tmp_path / 'out'
+    bin_folder = stand_in_gz(tmp_path)
+    result = cli('build', CONFIG_DIR / 'bluerov2.yaml', '-o', out, '--sdf',
+                 env={**os.environ, 'PATH': f'{bin_folder}:{os.environ["PATH"]}'})
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(ARTEFACTS + ['gazebo_model.sdf'])
+    model = ElementTree.parse(out / 'gazebo_model.sdf').getroot().find('model')
+    (inertial,) = model.find("link[@name='base_link']").findall('inertial')
+    assert float(inertial.findtext('fluid_added_mass/xx')) == 3.74
+    assert str(out / 'gazebo_model.sdf') in result.stdout
+
+
+def test_build_sdf_without_gz_writes_nothing(tmp_path):
+    out = tmp_path / 'out'
+    result = cli('build', CONFIG_DIR / 'bluerov2.yaml', '-o', out, '--sdf',
+                 env={**os.environ, 'PATH': str(Path(sys.executable).parent)})
+    assert result.returncode == 1
+    assert 'no gz on PATH' in result.stderr and 'Gazebo Harmonic' in result.stderr
+    assert not out.exists()

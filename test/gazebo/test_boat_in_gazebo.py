@@ -159,8 +159,9 @@ def test_the_propellers_spin_at_the_commanded_thrusts_speed(run):
     ThrustToAngularVec), steady while the command is.
     """
     _, info, result, trace = run
+    instances = {t.joint: t.instance for t in result.topics.thrusters}
     for joint, speeds in trace.joints.items():
-        instance = joint[:-len('_joint')]
+        instance = instances[joint]
         propeller = result.catalogue[info.limits[instance].part_type].propeller
         limit = info.limits[instance].maximum
         expected = math.sqrt(limit / (1025.0 * propeller.thrust_coefficient

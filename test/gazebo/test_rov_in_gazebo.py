@@ -71,7 +71,7 @@ def test_sdformat14_loads_it_with_its_revolute_thruster_joints(rov):
     joints = [model.joint_by_index(i) for i in range(model.joint_count())]
     revolute = sorted(j.name() for j in joints if j.type() == sdformat14.JointType.REVOLUTE)
     print(f'\n{name}: SDFormat 14 loads it with 0 errors; revolute joints {revolute}')
-    assert revolute == sorted(f'{instance}_joint' for instance in topics)
+    assert revolute == sorted(f'{instance}_rotor_joint' for instance in topics)  # what turns
     assert len(revolute) == len(FRAMES[name])
     assert all(j.type() in (sdformat14.JointType.REVOLUTE,) for j in joints)
 

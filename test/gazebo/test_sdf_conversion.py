@@ -89,6 +89,13 @@ def propellers(result):
             if result.catalogue[p.type].propeller is not None]
 
 
+def turning(result) -> dict:
+    """Return the links that turn, by their joint: each thruster's rotor (or whole propeller)."""
+    vehicle = result.vehicle
+    return {vehicle.actuators[name].joint: vehicle.joints[vehicle.actuators[name].joint].child
+            for name in propellers(result)}
+
+
 def thrusters(model):
     return [p for p in model.findall('plugin') if p.get('name') == 'gz::sim::systems::Thruster']
 
@@ -117,11 +124,11 @@ def test_it_loads_with_no_errors_as_one_model(case, request):
     result, _, model, xml = case
     assert model.name() == result.name == expected_name(*request.node.callspec.params['case'])
     links = sorted(model.link_by_index(i).name() for i in range(model.link_count()))
-    # every fixed joint is lumped into the root link; the spinning propellers stay links
-    assert links == sorted([result.vehicle.root_link] + propellers(result))
-    # ... mass included: all but the spinning propeller links' (and the 10 mg carriers, see
+    # every fixed joint is lumped into the root link; the turning rotors stay links
+    assert links == sorted([result.vehicle.root_link] + list(turning(result).values()))
+    # ... mass included: all but the turning links' (and the 10 mg carriers, see
     # composition.CARRIER_MASS)
-    spinning = sum(result.vehicle.links[name].mass for name in result.vehicle.actuators)
+    spinning = sum(result.vehicle.links[name].mass for name in turning(result).values())
     assert float(xml.find(f"link[@name='{result.vehicle.root_link}']/inertial/mass").text) == \
         pytest.approx(result.vehicle.total_mass - spinning, abs=1e-4)
 
@@ -129,7 +136,7 @@ def test_it_loads_with_no_errors_as_one_model(case, request):
 def test_one_thruster_per_fitted_propeller(case):
     result, _, _, xml = case
     found = [p.findtext('joint_name') for p in thrusters(xml)]
-    assert found and found == [f'{name}_joint' for name in propellers(result)]
+    assert found and found == list(turning(result))
     assert all(p.findtext('velocity_control') == 'true' for p in thrusters(xml))
 
 
@@ -137,19 +144,18 @@ def test_thruster_joints_are_revolute_about_the_thrust_axis(case):
     """
     Turn each continuous joint into a revolute one (+/-1e16 limits).
 
-    Its child is the propeller, its axis the part's +x, and it sits where our kinematics puts
-    it.
+    Its child is the rotor, its axis the part's +x, and it sits where our kinematics puts it.
     """
     sdformat14 = gz_support.sdformat14()
     result, _, model, _ = case
     poses = kinematics.link_poses(result.vehicle)
-    for name in propellers(result):
-        joint = model.joint_by_name(f'{name}_joint')
-        assert joint is not None, f'{name}_joint'
+    for joint_name, name in turning(result).items():
+        joint = model.joint_by_name(joint_name)
+        assert joint is not None, joint_name
         assert joint.type() == sdformat14.JointType.REVOLUTE
         assert joint.child_name() == name and joint.parent_name() == result.vehicle.root_link
         axis = joint.axis(0).xyz()
-        origin, expected_axis = kinematics.joint_frame(result.vehicle, poses, f'{name}_joint')
+        origin, expected_axis = kinematics.joint_frame(result.vehicle, poses, joint_name)
         placed = pose(joint.semantic_pose().resolve('__model__'))
         same_pose(placed, poses[name])
         world_axis = kinematics.rotate(placed.rotation, (axis.x(), axis.y(), axis.z()))
@@ -180,7 +186,7 @@ def test_the_lumped_links_remain_as_frames_where_they_were(case):
     """
     result, _, model, _ = case
     poses = kinematics.link_poses(result.vehicle)
-    lumped = set(result.vehicle.links) - {result.vehicle.root_link} - set(propellers(result))
+    lumped = set(result.vehicle.links) - {result.vehicle.root_link} - set(turning(result).values())
     assert lumped
     for link in lumped:
         assert model.frame_name_exists(link), link
