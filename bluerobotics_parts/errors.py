@@ -43,6 +43,27 @@ def shown(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
+def _alike(a: str, b: str) -> int:
+    """Return how many characters two names share at their start and then at their end."""
+    start = ([i for i, (x, y) in enumerate(zip(a, b)) if x != y] + [min(len(a), len(b))])[0]
+    a, b = a[start:][::-1], b[start:][::-1]
+    return start + ([i for i, (x, y) in enumerate(zip(a, b)) if x != y] + [min(len(a), len(b))])[0]
+
+
+def did_you_mean(name, candidates) -> str:
+    """
+    Return ``did you mean X?`` for a name a slip away from one of ``candidates``, else ''.
+
+    A slip: all but at most two characters shared at the start and end (one typed wrong, left
+    out, added or two swapped). urdf/lib/helpers.xacro's bp_did_you_mean is the same rule.
+    """
+    if not isinstance(name, str) or not candidates:
+        return ''
+    best = max(sorted(candidates), key=lambda c: _alike(name, c))
+    close = best != name and _alike(name, best) >= max(len(name), len(best)) - 2
+    return f'did you mean {best}? ' if close else ''
+
+
 class Problem:
     """
     One mistake, with where it is when known.

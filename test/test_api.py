@@ -98,8 +98,9 @@ def test_unknown_base_type_reads_like_the_resolver():
     with pytest.raises(ConfigError) as caught:
         Assembly(base_type='blueboat_chasis')
     assert str(caught.value).startswith('ASSEMBLY ERROR: '
-                                        "unknown part type 'blueboat_chasis' in base; known "
-                                        'types: bar30_pressure_sensor, blueboat_antenna_mast, ')
+                                        "unknown part type 'blueboat_chasis' in base; did you "
+                                        'mean blueboat_chassis? known types: '
+                                        'bar30_pressure_sensor, blueboat_antenna_mast, ')
     assert_same_as_resolver(caught.value, {'base': {'type': 'blueboat_chasis'}})
 
 
@@ -282,7 +283,7 @@ def test_unknown_type_in_place():
         Assembly().place('blueboat_flagg', 'spare')
     assert str(caught.value).startswith('ASSEMBLY ERROR: '
                                         "unknown part type 'blueboat_flagg' in parts entry #1 "
-                                        '(spare); known types: ')
+                                        '(spare); did you mean blueboat_flag? known types: ')
     assert_same_as_resolver(caught.value, {'parts': [{'type': 'blueboat_flagg',
                                                       'name': 'spare'}]})
 
@@ -292,7 +293,8 @@ def test_unknown_type_in_add_slot_accepts():
         Assembly().add_slot('base_link', 'bow', accepts=['ping_single_beam'])
     assert str(caught.value).startswith('ASSEMBLY ERROR: '
                                         "unknown part type 'ping_single_beam' in slots entry #1 "
-                                        '(bow) accepts; known types: ')
+                                        '(bow) accepts; did you mean ping_singlebeam? known '
+                                        'types: ')
     assert_same_as_resolver(caught.value, {'slots': [{'of': 'base_link', 'name': 'bow',
                                                       'accepts': ['ping_single_beam']}]})
 
@@ -446,11 +448,12 @@ def test_an_unknown_slot_on_a_known_instance_fails_at_the_call():
     assert str(caught.value) == (
         'ASSEMBLY ERROR: '
         "parts entry #1 (slot motorport): base_link (blueboat_chassis) has no slot 'motorport'; "
-        'its slots: battery_port, battery_stbd, flag, gnss, mast, motor_port, motor_stbd, '
-        'navigator, payload, ping_mount')
+        'did you mean motor_port? its slots: battery_port, battery_stbd, flag, gnss, mast, '
+        'motor_port, motor_stbd, navigator, payload, ping_mount')
     assert boat == Assembly()
     with pytest.raises(AssemblyError, match='ping_mount \\(blueboat_ping_singlebeam_mount\\) has '
-                                            "no slot 'pingg'; its slots: ping"):
+                                            "no slot 'pingg'; did you mean ping\\? its slots: "
+                                            'ping'):
         boat.empty('pingg', of='ping_mount')
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from . import catalogue as catalogue_module
 from .record import AssemblyRecord, LinkRecord, PartRecord
-from ..errors import in_line_order, Problem, shown
+from ..errors import did_you_mean, in_line_order, Problem, shown
 from ..formats import vectors
 from ..formats.config import (ADHOC_SLOT_KEYS, BASE_KEYS, Config, entry_label, PLACEMENT_KEYS,
                               PLACEMENT_REQUIRED, SLOT_ENTRY_KEYS, SLOT_JOINTS, TOP_KEYS)
@@ -175,8 +175,8 @@ def unknown_key_problems(config: Config) -> list[Problem]:
         for key in mapping:
             if key not in valid and not isinstance(key, bool):  # a bare on: is named apart
                 found.append(config.problem(path + (key,), f'{where}: unknown key {key!r}; '
-                                            f"valid keys: {', '.join(valid)}{hint}",
-                                            rule='unknown-key'))
+                                            f'{did_you_mean(key, valid)}valid keys: '
+                                            f"{', '.join(valid)}{hint}", rule='unknown-key'))
 
     if not isinstance(config.data, dict):
         return found
@@ -382,7 +382,8 @@ class _Resolver:
             if type_name in catalogue:
                 continue
             if not self.types_unsure and type_name not in self.unsure_types:
-                self.problem(path, f'unknown part type {type_name!r} in {where}; known types: '
+                self.problem(path, f'unknown part type {type_name!r} in {where}; '
+                             f'{did_you_mean(type_name, catalogue.types())}known types: '
                              f"{known}{', or none for an empty slot' if none_ok else ''}",
                              rule='unknown-type')
             if path[0] == 'base':
@@ -521,7 +522,8 @@ class _Resolver:
                     (instance.name, entry['slot']), (instance.name, None), (None, None)}:
                 self.problem(('parts', index, 'slot'), f"{entry_label('parts', index, entry)}: "
                              f'{instance.name} ({instance.type}) has no slot '
-                             f"{entry['slot']!r}; its slots: {_listing(names)}",
+                             f"{entry['slot']!r}; {did_you_mean(entry['slot'], names)}its "
+                             f'slots: {_listing(names)}',
                              rule='no-slot')
         for name in names:
             configured = self.by_carrier.get((instance.name, name), [])

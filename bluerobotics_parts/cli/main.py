@@ -61,7 +61,8 @@ def cmd_urdf(args) -> int:
     from ..files.atomic import check_output_folder, write_text_atomically
 
     if args.output:
-        check_output_folder(Path(args.output).parent, label=Path(args.output))
+        check_output_folder(Path(args.output).parent, label=Path(args.output),
+                            names=(Path(args.output).name,))
     resolved = resolve_config(args.config, name=args.name)
     if args.output:
         write_text_atomically(Path(args.output), resolved.urdf)
@@ -105,9 +106,11 @@ def cmd_check(args) -> int:
 def cmd_build(args) -> int:
     from ..description import cache
     from ..files.atomic import check_output_folder, write_files_atomically, written_lines
+    from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
 
     folder = Path(args.output)
-    check_output_folder(folder)
+    check_output_folder(folder, names=(URDF_FILE, BRIDGE_FILE, ARDUPILOT_FILE,
+                                       GAZEBO_MODEL_FILE))
     made = cache.reuse(None if args.no_cache else cache.folder(),
                        (args.config, args.name, args.gz_release, None, 'build',
                         (args.autopilot, args.autopilot_instance)),
@@ -115,7 +118,6 @@ def cmd_build(args) -> int:
     files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
     if args.sdf:  # converted before anything is written: a failure writes nothing
         from ..gazebo.added_mass import gazebo_sdf
-        from ..paths import GAZEBO_MODEL_FILE, URDF_FILE
 
         files[GAZEBO_MODEL_FILE] = gazebo_sdf(made.artefacts[URDF_FILE]).encode('utf-8')
     write_files_atomically(folder, files)
@@ -334,7 +336,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '
                   '(for editors: docs/CONFIG.md)')
-    sub.add_argument('which', choices=('config', 'part'))
+    sub.add_argument('which', choices=('config', 'part'), metavar='{config,part}',
+                     help='config: a vehicle config; part: a part file')
     return top
 
 

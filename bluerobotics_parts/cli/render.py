@@ -66,7 +66,7 @@ def run(args) -> int:
 
     output = Path(args.output)
     kind = image_format(output)
-    check_output_folder(output.parent, label=output)
+    check_output_folder(output.parent, label=output, names=(output.name,))
     require_libraries()
     from ..picture.render import DEFAULT_VIEWS, render_config
 

@@ -50,12 +50,23 @@ LEGACY_STAGING_PREFIX = '.bluerobotics_parts-staging-'
 #: checkout the same beside the Python package, with the sources): outputs never go there.
 PACKAGE_DATA = ('urdf', 'meshes', 'config', 'launch', 'hook', 'hooks', 'resource', 'docs',
                 'test', 'tools', 'schema')
+#: The package's own files at the top of its data folder (a source checkout's root; an
+#: installed share/bluerobotics_parts has package.xml): never replaced. A new file beside
+#: them is the user's (the README's quick start writes boat.png there).
+PACKAGE_ROOT_FILES = ('.gitignore', 'CONTRIBUTING.md', 'LICENSE', 'NOTES.md', 'README.md',
+                      'colcon.pkg', 'package.xml', 'pyproject.toml', 'setup.cfg', 'setup.py')
 #: How long a writer waits for another one writing the same folder.
 LOCK_TIMEOUT = 300.0
 
 
-def check_output_folder(folder: Path, label: Path | None = None) -> None:
-    """Refuse an output folder that is the file-system root or inside the package's data."""
+def check_output_folder(folder: Path, label: Path | None = None,
+                        names: tuple | None = None) -> None:
+    """
+    Refuse an output folder that is the file-system root or inside the package's data.
+
+    ``names``: the files a command writes into ``folder``; None when it replaces the folder
+    whole (export). The top of the package's data folder takes new files, never the package's.
+    """
     label = label or folder
     real = Path(os.path.realpath(folder))
     if real == Path(real.anchor):
@@ -64,10 +75,13 @@ def check_output_folder(folder: Path, label: Path | None = None) -> None:
     share = Path(os.path.realpath(paths.share_dir()))
     protected = [share / name for name in PACKAGE_DATA]
     protected.append(Path(os.path.realpath(paths.code_dir())))
-    if real == share or any(real == place or place in real.parents for place in protected):
-        raise OutputError(f'cannot write {label}: {real} is part of the bluerobotics_parts '
-                          'package itself; write into a folder of your own (nothing was '
-                          'written)')
+    whole = real == share and names is None
+    ours = [name for name in names or () if name in PACKAGE_ROOT_FILES] if real == share else []
+    if whole or ours or any(real == place or place in real.parents for place in protected):
+        what = f"{real / ours[0]} is one of the bluerobotics_parts package's own files" \
+            if ours else f'{real} is part of the bluerobotics_parts package itself'
+        raise OutputError(f'cannot write {label}: {what}; write into a folder of your own, or '
+                          'name a new file (nothing was written)')
 
 
 def written_lines(written) -> str:

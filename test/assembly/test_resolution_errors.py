@@ -92,15 +92,15 @@ def test_unknown_slot_deeper_down_is_named_with_that_instances_slots(tmp_path):
     result = xacro_cli(write_config(
         tmp_path, 'parts:\n  - {slot: pingg, of: ping_mount, type: none}\n'))
     assert result.returncode != 0
-    assert ("ping_mount (blueboat_ping_singlebeam_mount) has no slot 'pingg'; its slots: ping"
-            in result.stderr)
+    assert ("ping_mount (blueboat_ping_singlebeam_mount) has no slot 'pingg'; did you mean ping? "
+            'its slots: ping' in result.stderr)
 
 
 def test_unknown_base_type(tmp_path):
     result = xacro_cli(write_config(tmp_path, 'base: {type: blueboat_chasis}\n'))
     assert result.returncode != 0
-    assert ("unknown part type 'blueboat_chasis' in base; known types: bar30_pressure_sensor, "
-            'blueboat_antenna_mast' in result.stderr)
+    assert ("unknown part type 'blueboat_chasis' in base; did you mean blueboat_chassis? known "
+            'types: bar30_pressure_sensor, blueboat_antenna_mast' in result.stderr)
 
 
 def test_adhoc_slot_default_must_be_accepted(tmp_path):

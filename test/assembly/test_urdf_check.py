@@ -66,7 +66,8 @@ def test_entry_whose_slot_is_not_on_that_instance(tmp_path, default_urdf):
     config = located(tmp_path, 'parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n')
     found = messages(assembly.problems(config, default_urdf))
     assert found == [f'{config.file}:2: ASSEMBLY ERROR: parts entry #1 (slot pingg): ping_mount '
-                     "(blueboat_ping_singlebeam_mount) has no slot 'pingg'; its slots: ping"]
+                     "(blueboat_ping_singlebeam_mount) has no slot 'pingg'; did you mean ping? "
+                     'its slots: ping']
 
 
 def test_entry_inside_a_subtree_that_is_not_fitted(tmp_path):
@@ -122,11 +123,13 @@ def test_instance_named_like_a_slot_link(tmp_path):
 
 @pytest.mark.parametrize('text, line, fragment', [
     ('nmae: boat\n', 1,
-     "the top level: unknown key 'nmae'; valid keys: name, base, parts, slots, part_files"),
+     "the top level: unknown key 'nmae'; did you mean name? valid keys: name, base, parts, "
+     'slots, part_files'),
     ('base:\n  type: blueboat_chassis\n  nam: hull\n', 3,
-     "base: unknown key 'nam'; valid keys: type, name"),
+     "base: unknown key 'nam'; did you mean name? valid keys: type, name"),
     ('parts:\n  - slot: mast\n    typ: blueboat_antenna_mast\n', 3,
-     "parts entry #1 (slot mast): unknown key 'typ'; valid keys: slot, of, type, name"),
+     "parts entry #1 (slot mast): unknown key 'typ'; did you mean type? valid keys: slot, of, "
+     'type, name'),
     ('parts:\n  - {slot: mast, type: none, xyz: [0, 0, 1]}\n', 2,
      "parts entry #1 (slot mast): unknown key 'xyz'; valid keys: slot, of, type, name (a slot "
      'entry takes its pose from the slot'),
@@ -134,8 +137,8 @@ def test_instance_named_like_a_slot_link(tmp_path):
      "parts entry #1 (f): unknown key 'pos'; valid keys: type, name, parent, xyz, rpy (this is "
      'a free placement because it has no slot:)'),
     ('slots:\n  - {name: s, accept: [blueboat_flag]}\n', 2,
-     "slots entry #1 (s): unknown key 'accept'; valid keys: of, name, xyz, rpy, accepts, "
-     'default, collision, joint'),
+     "slots entry #1 (s): unknown key 'accept'; did you mean accepts? valid keys: of, name, xyz, "
+     'rpy, accepts, default, collision, joint'),
 ])
 def test_unknown_keys_at_every_level(tmp_path, default_urdf, text, line, fragment):
     config = located(tmp_path, text)

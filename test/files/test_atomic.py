@@ -32,7 +32,8 @@ import textwrap
 
 from bluerobotics_parts import paths
 from bluerobotics_parts.errors import OutputError
-from bluerobotics_parts.files.atomic import (check_output_folder, KEPT_PREFIX, TEMPORARY_PREFIX,
+from bluerobotics_parts.files.atomic import (check_output_folder, KEPT_PREFIX, PACKAGE_ROOT_FILES,
+                                             TEMPORARY_PREFIX,
                                              write_files_atomically, write_text_atomically)
 from conftest import REPO
 import pytest
@@ -208,6 +209,26 @@ def test_the_package_itself_is_no_output_folder(inside):
 def test_a_folder_of_ones_own_is_fine(tmp_path):
     check_output_folder(tmp_path / 'out')
     check_output_folder(paths.share_dir() / 'out')  # beside the data, in a source checkout
+
+
+def test_the_top_of_the_package_takes_new_files_but_keeps_its_own():
+    """The README's quick start renders boat.png into the checkout's root (issue 22 item 1)."""
+    check_output_folder(paths.share_dir(), names=('boat.png',))
+    for name in ('README.md', 'package.xml', 'setup.py'):
+        with pytest.raises(OutputError, match=f'{name} is one of the bluerobotics_parts'):
+            check_output_folder(paths.share_dir(), names=('boat.png', name))
+    with pytest.raises(OutputError, match='part of the bluerobotics_parts package'):
+        check_output_folder(paths.share_dir())  # a folder replaced whole: export
+
+
+def test_the_protected_top_files_are_the_packages():
+    """Every file git tracks at the top of the checkout is protected (none may be replaced)."""
+    listed = subprocess.run(['git', 'ls-files'], cwd=paths.share_dir(), capture_output=True,
+                            text=True, stdin=subprocess.DEVNULL)
+    if listed.returncode != 0:
+        pytest.skip(f'no git checkout here: {listed.stderr.strip()}')
+    top = sorted(name for name in listed.stdout.splitlines() if '/' not in name)
+    assert top == sorted(PACKAGE_ROOT_FILES)
 
 
 # -- a set of files (issue 8 item 7): writers take turns, a killed one is finished -----------

@@ -31,7 +31,7 @@ from bluerobotics_parts.errors import BlueRoboticsPartsError, LaunchArgumentErro
 from bluerobotics_parts.gazebo import added_mass
 from bluerobotics_parts.ros import (gazebo_detection, launch_arguments, launch_artefacts,
                                     launch_plan)
-from conftest import CONFIG_DIR, parse, write_config
+from conftest import CONFIG_DIR, parse, REPO, write_config
 from plans import converted, make_plan, nodes_by_executable, option
 import pytest
 import yaml
@@ -67,6 +67,20 @@ def test_the_launch_arguments_and_their_defaults():
     display = {a.name: a.default for a in launch_arguments.DISPLAY_ARGUMENTS}
     assert list(display) == ['config', 'name', 'use_sim_time']
     assert display['use_sim_time'] == 'false'
+
+
+def test_the_readme_table_gives_each_arguments_default():
+    """The README's table and ``ros2 launch -s`` (the declared defaults) say the same."""
+    text = (REPO / 'README.md').read_text(encoding='utf-8')
+    block = text[text.index('| argument | default | what |'):].split('\n\n')[0]
+    rows = [line.split('|')[1:3] for line in block.splitlines() if line.startswith('| `')]
+    table = {name: cell.strip() for names, cell in rows for name in names.strip().strip('`')
+             .split('` `')}
+    declared = {a.name: a.default for a in launch_arguments.ARGUMENTS}
+    assert sorted(table) == sorted(declared)
+    for name, default in declared.items():
+        if default and not default.startswith('/'):  # a path is described in words
+            assert table[name] == f'`{default}`', name
 
 
 def test_the_enumerated_and_boolean_arguments_have_choices():

@@ -62,13 +62,14 @@ def test_a_config_with_seven_independent_mistakes_gets_seven_messages_in_line_or
         'base_link (blueboat_chassis) does not accept t200_thruster_cw; it accepts: '
         'm200_weedless_prop_ccw, t200_thruster_ccw, or none to leave it empty',
         f"{path}:5: ASSEMBLY ERROR: unknown part type 'blueboat_antena_mast' in parts entry #2 "
-        f'(slot mast); known types: {KNOWN}, or none for an empty slot',
+        f'(slot mast); did you mean blueboat_antenna_mast? known types: {KNOWN}, or none for an '
+        'empty slot',
         f'{path}:6: ASSEMBLY ERROR: parts entry #3 (f1): xyz must be three finite numbers '
         '(metres / radians) as '
         'a list [x, y, z] or a string "x y z"; got [0, 0]',
         f'{path}:7: ASSEMBLY ERROR: parts entry #4 (slot pingg): ping_mount '
         '(blueboat_ping_singlebeam_mount) has '
-        "no slot 'pingg'; its slots: ping",
+        "no slot 'pingg'; did you mean ping? its slots: ping",
         f'{path}:8: parts entry #5 (slot x): of: nobody matches no fitted instance; instances: '
         'base_link, battery_port, battery_stbd, f1, flag, gnss, motor_port, motor_stbd, '
         'navigator, ping, ping_mount',
@@ -157,7 +158,8 @@ def test_a_user_part_file_with_several_mistakes_gets_them_all(tmp_path):
                                   'parts:\n  - {slot: mast, type: blueboat_antena_mast}\n')
     assert problems_of(path) == [
         f"{path}:3: ASSEMBLY ERROR: unknown part type 'blueboat_antena_mast' in parts entry #1 "
-        '(slot mast); known types: ' + KNOWN + ', or none for an empty slot',
+        '(slot mast); did you mean blueboat_antenna_mast? known types: ' + KNOWN
+        + ', or none for an empty slot',
         f"{part}:2: a part has no key 'mass'; valid keys: "
         + ', '.join(PART_KEYS) + ' (and <key>_source / <key>_unverified notes)',
         f'{part}:3: inertial mass (kg) must be positive, got -1',
