@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gc
 from pathlib import Path
+import re
 import sys
 
 from ..errors import BlueRoboticsPartsError
@@ -125,6 +126,10 @@ def cmd_build(args) -> int:
     return EXIT_OK
 
 
+#: What a build's printed summary never holds: terminal control characters (line breaks aside).
+SUMMARY_CONTROL = re.compile(r'[\x00-\x09\x0b-\x1f\x7f-\x9f]')
+
+
 class BuildOutput:
     """
     What ``build`` writes and prints (a cache entry holds it).
@@ -143,10 +148,20 @@ class BuildOutput:
 
     @classmethod
     def from_data(cls, data) -> 'BuildOutput | None':
-        """Return the output a cache entry holds, None unless it has exactly this shape."""
+        """
+        Return the output a cache entry holds, None unless it is what a build makes.
+
+        An entry is data from a file: only build's own files, under their fixed names, and a
+        summary without terminal control characters (line breaks aside).
+        """
+        from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
+
         if not (isinstance(data, dict) and set(data) == {'artefacts', 'summary'}
                 and isinstance(data['summary'], str) and isinstance(data['artefacts'], dict)
-                and all(isinstance(v, str) for v in data['artefacts'].values())):
+                and {URDF_FILE, BRIDGE_FILE} <= set(data['artefacts'])
+                <= {URDF_FILE, BRIDGE_FILE, ARDUPILOT_FILE}
+                and all(isinstance(v, str) for v in data['artefacts'].values())
+                and not SUMMARY_CONTROL.search(data['summary'])):
             return None
         return cls(data['artefacts'], data['summary'])
 

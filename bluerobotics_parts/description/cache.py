@@ -18,9 +18,11 @@ Reusing a build whose inputs have not changed, keyed by their content.
 An entry is keyed by the SHA-256 of the request (the config's bytes and path, vehicle name,
 Gazebo release, current) and of the package's code and data; it records the digest of every
 user file the build read, and its own. Anything but an intact entry whose files are unchanged
-is a miss, rebuilt and replaced. Entries are JSON (never code) in ``folder()``;
-``BLUEROBOTICS_PARTS_CACHE=off`` turns the cache off. Nothing of the pipeline is imported
-here, so a hit costs hashing, not resolving.
+is a miss, rebuilt and replaced. Entries are JSON (never code) in ``folder()``, which is made
+private to the user; an entry another user could have written (owner, or a folder or file
+others may write) is never read, and what one holds is data each result type checks field by
+field (``from_data``). ``BLUEROBOTICS_PARTS_CACHE=off`` turns the cache off. Nothing of the
+pipeline is imported here, so a hit costs hashing, not resolving.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import importlib.machinery
 import json
 import os
 from pathlib import Path
+import stat
 import sys
 
 from .. import __version__, paths
@@ -170,11 +173,12 @@ def reuse(where: Path | None, request: tuple, make, kind):
 
 def load(where: Path | None, key: str | None) -> dict | None:
     """Return the cached result for ``key``: None on a miss, a stale or a damaged entry."""
-    if where is None or key is None:
+    if where is None or key is None or not (_trusted(where, stat.S_ISDIR)
+                                            and _trusted(where / f'{key}.json', stat.S_ISREG)):
         return None
     try:
         entry = json.loads(read_bytes(where / f'{key}.json', ENTRY_LIMIT, 'cache entry'))
-    except (InputError, ValueError):
+    except (InputError, ValueError, RecursionError):  # deep nesting is damage too
         return None
     if not isinstance(entry, dict) or entry.get('format') != FORMAT or entry.get('key') != key:
         return None
@@ -204,10 +208,28 @@ def store(where: Path | None, key: str, files: dict, result: dict) -> None:
     data = json.dumps(body).encode('utf-8')
     if len(data) > ENTRY_LIMIT:
         return  # load would refuse it
-    try:
+    try:  # private, whatever the umask: only its user writes (and reads) entries
+        os.makedirs(where, mode=0o700, exist_ok=True)
+        if os.lstat(where).st_uid == os.geteuid():
+            os.chmod(where, 0o700)
         write_files_atomically(where, {f'{key}.json': data})
+        os.chmod(where / f'{key}.json', 0o600)
     except (OutputError, OSError):
         pass
+
+
+def _trusted(path: Path, kind) -> bool:
+    """
+    Return whether ``path`` is of ``kind`` (not a link), the user's, and theirs alone to change.
+
+    An entry anyone else could have written is not read.
+    """
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return False
+    return (kind(status.st_mode) and status.st_uid == os.geteuid()
+            and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 def _check(body: dict) -> str:

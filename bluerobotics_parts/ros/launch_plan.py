@@ -25,7 +25,9 @@ its name, namespace and parameters, topic and frame names from model/topics.py o
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+import math
 from pathlib import Path
+import re
 import shlex
 import sys
 
@@ -34,12 +36,33 @@ from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, Wor
 from .launch_artefacts import artefact_dir, write_artefacts
 from ..ardupilot import sitl
 from ..description import cache
+from ..formats.config import name_problem
 from ..formats.sensor_kinds import KINDS
 from ..gazebo import added_mass
 from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
 DISPLAY_RVIZ_FILE = 'display.rviz'
+#: The files a built vehicle gives the launch (a cache entry may hold no other).
+LAUNCH_ARTEFACTS = frozenset((URDF_FILE, BRIDGE_FILE, RVIZ_FILE, ARDUPILOT_FILE))
+IDENTITY = re.compile(r'sha256:[0-9a-f]{64}')
+_CONTROL = re.compile(r'[\x00-\x1f\x7f-\x9f]')
+
+
+def _printable(text) -> bool:
+    return isinstance(text, str) and not _CONTROL.search(text)
+
+
+def _plain_parameters(parameters) -> bool:
+    """Whether node parameters are names to numbers, booleans or printable text (and lists)."""
+    def plain(value):
+        return (isinstance(value, (bool, int)) or _printable(value)
+                or (isinstance(value, float) and math.isfinite(value)))
+
+    return isinstance(parameters, dict) and all(
+        isinstance(key, str) and not name_problem(key)
+        and (plain(value) or (isinstance(value, list) and all(map(plain, value))))
+        for key, value in parameters.items())
 
 
 @dataclass(frozen=True)
@@ -120,20 +143,32 @@ class LaunchVehicle:
 
     @classmethod
     def from_data(cls, data) -> 'LaunchVehicle | None':
-        """Return the vehicle a cache entry holds, None unless it has exactly this shape."""
+        """
+        Return the vehicle a cache entry holds, None unless every field is what a build makes.
+
+        An entry is data from a file: its name must be a vehicle name (the artefact folder and
+        the node names come from it), its artefacts the launch's own files, each converter a
+        registry kind (the registry names the program) on an instance name with plain
+        parameters, and its text printable.
+        """
         try:
             vehicle = cls(**{**data, 'converters': tuple(
                 Converter(**converter) for converter in data['converters'])})
         except (TypeError, KeyError):
             return None
-        ok = (isinstance(vehicle.name, str) and isinstance(vehicle.identity, str)
-              and isinstance(vehicle.counts, str) and isinstance(vehicle.spawn_z, float)
+        ok = (not name_problem(vehicle.name) and isinstance(vehicle.identity, str)
+              and IDENTITY.fullmatch(vehicle.identity) is not None
+              and _printable(vehicle.counts) and isinstance(vehicle.spawn_z, float)
+              and math.isfinite(vehicle.spawn_z)
               and vehicle.firmware in ('', 'ardusub', 'ardurover')
               and vehicle.defaults in ('', 'sub.parm', 'rover.parm')
               and isinstance(vehicle.artefacts, dict)
+              and set(vehicle.artefacts) <= LAUNCH_ARTEFACTS
+              and {URDF_FILE, BRIDGE_FILE} <= set(vehicle.artefacts)
               and all(isinstance(v, str) for v in vehicle.artefacts.values())
-              and all(isinstance(c.kind, str) and isinstance(c.instance, str)
-                      and isinstance(c.parameters, dict) for c in vehicle.converters))
+              and all(isinstance(c.kind, str) and c.kind in KINDS
+                      and KINDS[c.kind].converter is not None and not name_problem(c.instance)
+                      and _plain_parameters(c.parameters) for c in vehicle.converters))
         return vehicle if ok else None
 
 

@@ -24,6 +24,7 @@ building would.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 import shutil
 
@@ -289,3 +290,84 @@ def test_a_user_file_edited_during_the_build_is_not_recorded_as_built(cached, tm
     fresh = files['robot_description.urdf']
     code, _, files = cached(config)  # the entry (0.2 kg) must not stand for the file (0.4)
     assert files['robot_description.urdf'] == fresh
+
+
+# -- an entry is data: what a forged one can do (issue 22 items 8 and 9) -------------------------
+
+def forge(entry: Path, change) -> None:
+    """Rewrite an entry's result with ``change`` and a valid self-check, as an attacker can."""
+    body = json.loads(entry.read_text(encoding='utf-8'))
+    body.pop('check')
+    change(body['result'])
+    body['check'] = cache._check(body)
+    entry.write_text(json.dumps(body), encoding='utf-8')
+
+
+@pytest.mark.parametrize('change', [
+    lambda result: result['artefacts'].update({'.bashrc': 'echo pwned\n'}),
+    lambda result: result['artefacts'].update({'/tmp/evil.urdf': '<robot/>'}),
+    lambda result: result['artefacts'].pop('bridge.yaml'),
+    lambda result: result.update(summary=result['summary'] + '\x1b]0;pwned\x07\x1b[2J'),
+], ids=['an extra file', 'an absolute name', 'a file missing', 'terminal escapes'])
+def test_a_forged_build_entry_is_rebuilt_never_used(cached, change, capsys):
+    assert cached(None)[1] == 1
+    good = capsys.readouterr().out
+    (entry,) = cached.folder.iterdir()
+    forge(entry, change)
+    code, builds, files = cached(None)
+    assert (code, builds) == (0, 2)
+    assert sorted(files) == ['bridge.yaml', 'robot_description.urdf']
+    assert capsys.readouterr().out == good and '\x1b' not in good
+
+
+def test_a_deeply_nested_entry_is_rebuilt(cached, capsys):
+    """The JSON decoder's recursion limit is damage like any other (it was an exit 2)."""
+    assert cached(None)[1] == 1
+    (entry,) = cached.folder.iterdir()
+    entry.write_text('{"result": ' + '[' * 100000 + ']' * 100000 + '}', encoding='utf-8')
+    assert cached(None)[:2] == (0, 2)
+    entry.write_text('[' * 100000 + ']' * 100000, encoding='utf-8')
+    assert cached(None)[:2] == (0, 3)
+
+
+def test_the_cache_folder_is_private_and_an_entry_others_can_write_is_ignored(cached):
+    assert cached(None)[1] == 1
+    assert cached.folder.stat().st_mode & 0o777 == 0o700
+    (entry,) = cached.folder.iterdir()
+    assert entry.stat().st_mode & 0o777 == 0o600
+    entry.chmod(0o622)  # anyone may have changed it
+    assert cached(None)[1] == 2  # not read: rebuilt (and stored again, private)
+    assert cached(None)[1] == 2
+    cached.folder.chmod(0o777)  # anyone may have put it there
+    assert cached(None)[1] == 3
+
+
+def test_an_entry_another_user_owns_is_ignored(cached):
+    if os.geteuid() != 0:
+        pytest.skip('giving a file to another user needs root (CI runs as root)')
+    assert cached(None)[1] == 1
+    (entry,) = cached.folder.iterdir()
+    os.chown(entry, 65534, 65534)  # nobody
+    assert cached(None)[1] == 2
+
+
+@pytest.mark.parametrize('change', [
+    lambda v: v.update(name='../../../../tmp/outside'),
+    lambda v: v.update(name='/tmp/outside'),
+    lambda v: v['artefacts'].update({'/tmp/outside.txt': 'x'}),
+    lambda v: v['converters'].append({'kind': 'evil_pkg/evil_exe --pwn', 'instance': 'x',
+                                      'parameters': {}}),
+    lambda v: v['converters'].append({'kind': 'echosounder', 'instance': 'x --pwn',
+                                      'parameters': {}}),
+    lambda v: v.update(counts='\x1b[2J'),
+    lambda v: v.update(spawn_z=float('nan')),
+], ids=['a name up the tree', 'an absolute name', 'an artefact outside', 'a node of its own',
+        'an instance with options', 'terminal escapes', 'not a height'])
+def test_a_forged_launch_entry_is_rebuilt_never_used(tmp_path, launch_builds, change):
+    first = launch(tmp_path / 'ros')
+    (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir()
+    forge(entry, change)
+    again = launch(tmp_path / 'ros')
+    assert len(launch_builds) == 2
+    assert again == first
+    assert not os.path.lexists('/tmp/outside') and not os.path.lexists('/tmp/outside.txt')
