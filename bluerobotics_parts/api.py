@@ -362,7 +362,10 @@ def _instance_name(entry: dict) -> str | None:
 
 
 def _absolute(path) -> str:
-    return str(Path(path).expanduser().resolve()) if isinstance(path, (str, Path)) else path
+    """Return a part file's absolute path; anything the loader refuses (a NUL byte) as given."""
+    if not isinstance(path, (str, Path)) or '\0' in str(path):
+        return path
+    return str(Path(path).expanduser().resolve())
 
 
 def _plain(value):

@@ -30,11 +30,12 @@ from pathlib import Path
 import stat
 
 from .. import paths
-from ..errors import AssemblyError, ConfigError, Problem
+from ..errors import AssemblyError, ConfigError, InputError, Problem
 from ..files.inputs import file_kind
 from ..files.yaml_lines import load_file
 from ..formats.part_format import is_annotation, part_problems
 from ..formats.sensor_kinds import SECTIONS
+from ..formats.value_kinds import CONTROL
 
 
 @dataclass(frozen=True)
@@ -344,8 +345,8 @@ def _mesh_problems(doc, path: Path) -> list[Problem]:
         items = doc.data.get(section) if isinstance(doc.data, dict) else None
         for index, item in enumerate(items if isinstance(items, list) else []):
             mesh = item.get('mesh') if isinstance(item, dict) else None
-            if not isinstance(mesh, str) or not mesh:
-                continue
+            if not isinstance(mesh, str) or not mesh or CONTROL.search(mesh):
+                continue  # part_format names it (a NUL byte never reaches the file system)
             where = (section, index, 'mesh')
             if mesh.startswith(paths.PACKAGE_URI):
                 target = paths.share_dir() / mesh[len(paths.PACKAGE_URI):]
@@ -374,7 +375,39 @@ def _mesh_problems(doc, path: Path) -> list[Problem]:
             if not stat.S_ISREG(mode):
                 found.append(_mesh_problem(doc, where, f'mesh {mesh} is {file_kind(mode)} '
                                            f'({target}), not a regular file; name a mesh file'))
+                continue
+            found += _mesh_content_problems(doc, where, mesh, target)
     return found
+
+
+def _mesh_content_problems(doc, where, mesh: str, target: Path) -> list[Problem]:
+    """
+    Return what is wrong with a user mesh file itself: another name, or not a mesh.
+
+    A file with several hard links may be one the folder rule would refuse under another
+    name (an export would copy it); an STL must parse and hold triangles, as render and
+    Gazebo read it; any mesh must hold something.
+    """
+    if mesh.startswith(paths.PACKAGE_URI):
+        return []
+    status = os.stat(target)
+    if status.st_nlink > 1:
+        return [_mesh_problem(doc, where, f'mesh {mesh} ({target}) has {status.st_nlink} hard '
+                              "links: another of its names may lie outside the part's folder; "
+                              'use a copy of the mesh of its own')]
+    if status.st_size == 0:
+        return [_mesh_problem(doc, where, f'mesh {mesh} ({target}) is empty')]
+    if mesh.lower().endswith('.stl'):
+        from ..files.stl import read_stl  # numpy: only for a user's STL
+
+        try:
+            triangles = read_stl(target)
+        except InputError as error:
+            why = error.message.removeprefix('mesh: ')
+            return [_mesh_problem(doc, where, f'mesh {mesh} ({target}): {why}')]
+        if not len(triangles):
+            return [_mesh_problem(doc, where, f'mesh {mesh} ({target}) has no triangles')]
+    return []
 
 
 def _mesh_problem(doc, where, message) -> Problem:

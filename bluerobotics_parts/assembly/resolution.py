@@ -625,7 +625,7 @@ class _Resolver:
         config, base = self.config, self.base_name
         record = self.result.record
         instances = {part.name for part in record.parts}
-        listing = ', '.join(sorted(instances))
+        listing = _listing(instances)
         links = instances | {s.link for s in record.slots} | {f.link for f in record.frames}
         found = []
         for section, index, item in self.sections():
@@ -846,6 +846,16 @@ def _true_unless_false(value) -> bool:
     return value if isinstance(value, bool) else True
 
 
+#: A listing in a message names at most this many, each cut to NAME_SHOWN characters: a big
+#: config's many problems must not each list all of it (urdf/lib/helpers.xacro: bp_listing).
+LISTED, NAME_SHOWN = 24, 60
+
+
 def _listing(names) -> str:
-    """Sorted, comma-separated, ``(none)`` when empty: the resolver's listing."""
-    return ', '.join(sorted(str(n) for n in names)) if len(names) else '(none)'
+    """Sorted, comma-separated, ``(none)`` when empty, bounded: the resolver's listing."""
+    if not len(names):
+        return '(none)'
+    shown = [n if len(n) <= NAME_SHOWN else n[:NAME_SHOWN - 3] + '...'
+             for n in sorted(str(n) for n in names)]
+    more = len(shown) - LISTED
+    return ', '.join(shown[:LISTED]) + (f' and {more} more' if more > 0 else '')

@@ -24,14 +24,15 @@ from __future__ import annotations
 from pathlib import Path
 import sys
 
-from .main import ArgumentParser, cmd_check, run
+from .main import ArgumentParser, cmd_check, config_arg, run
 
 
 def main(argv=None) -> int:
     parser = ArgumentParser(
         prog='check_assembly',
         description='Check a config against the URDF resolved from it (its assembly record).')
-    parser.add_argument('config', type=Path, help='the config YAML')
+    parser.add_argument('config', type=config_arg,
+                        help="the config YAML ('' = the shipped BlueBoat)")
     parser.add_argument('urdf', type=Path, help='the URDF resolved from it')
     return run(cmd_check, parser.parse_args(argv))
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import re
 import sys
 
-from ..errors import BlueRoboticsPartsError
+from ..errors import BlueRoboticsPartsError, OutputError
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERNAL = 0, 1, 2
 
@@ -43,7 +43,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_FAILED, f'{self.prog}: error: {message}\n')
 
 
-def _config_arg(value: str) -> Path | None:
+def config_arg(value: str) -> Path | None:
     """Return the config path; an empty argument is the shipped BlueBoat (None)."""
     return Path(value) if value else None
 
@@ -93,14 +93,16 @@ def cmd_check(args) -> int:
     """Check a config against a URDF (``check``; the ``check_assembly`` script runs it too)."""
     from ..assembly.urdf_check import problems
     from ..formats.config import read
+    from ..paths import default_config
 
-    # an unreadable URDF is one of the problems
-    found = problems(read(args.config), Path(args.urdf))
+    # '' is the shipped BlueBoat, as for every command; an unreadable URDF is one of the problems
+    found = problems(read(default_config() if args.config is None else args.config),
+                     Path(args.urdf))
     for problem in found:
         print(f'error: {problem}', file=sys.stderr)
     if found:
         return EXIT_FAILED
-    print(f'OK: {args.urdf} is consistent with {args.config}')
+    print(f'OK: {args.urdf} is consistent with {args.config or "the shipped BlueBoat"}')
     return EXIT_OK
 
 
@@ -109,6 +111,8 @@ def cmd_build(args) -> int:
     from ..files.atomic import check_output_folder, write_files_atomically, written_lines
     from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
 
+    if not args.output:  # Path('') is the working folder: never by accident
+        raise OutputError("build --output '': name the output folder (. for this one)")
     folder = Path(args.output)
     check_output_folder(folder, names=(URDF_FILE, BRIDGE_FILE, ARDUPILOT_FILE,
                                        GAZEBO_MODEL_FILE))
@@ -279,12 +283,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                      help='also list the part defined in FILE (repeatable)')
 
     sub = command('urdf', cmd_urdf, 'resolve and check a config; print the URDF')
-    sub.add_argument('config', type=_config_arg, help="config YAML ('' = the shipped BlueBoat)")
+    sub.add_argument('config', type=config_arg, help="config YAML ('' = the shipped BlueBoat)")
     sub.add_argument('-o', '--output', help='write the URDF to this file instead of stdout')
     vehicle_name(sub)
 
     sub = command('tree', cmd_tree, 'print the resolved assembly as an indented tree')
-    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('config', type=config_arg)
     sub.add_argument('--poses', action='store_true',
                      help="each instance's and frame's pose in the root link and its parent")
     sub.add_argument('--format', choices=('text', 'json', 'mermaid'), default='text',
@@ -293,12 +297,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     vehicle_name(sub)
 
     sub = command('check', cmd_check, 'check a config against a URDF resolved from it')
-    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('config', type=config_arg)
     sub.add_argument('urdf', type=Path)
 
     sub = command('build', cmd_build, 'resolve, check, compose for Gazebo and write '
                   'robot_description.urdf and bridge.yaml')
-    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('config', type=config_arg)
     sub.add_argument('--output', '-o', required=True, metavar='DIR',
                      help='folder for the artefacts (created; files replaced only on success)')
     sub.add_argument('--no-cache', action='store_true',
@@ -324,7 +328,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     sub = command('export', cmd_export, 'write a self-contained description folder with its '
                   'identity')
-    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('config', type=config_arg)
     sub.add_argument('directory')
     vehicle_name(sub)
     gz_release(sub)
@@ -337,12 +341,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = command('info', cmd_info, 'how the vehicle floats and drives: mass, centre of gravity, '
                   'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
                   'them), thrust limits, top speed')
-    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('config', type=config_arg)
     vehicle_name(sub)
 
     sub = command('render', cmd_render, 'draw the assembled vehicle (PNG or SVG): its parts, '
                   'every slot and part frame, the water line, a metre scale; no ROS needed')
-    sub.add_argument('config', type=_config_arg)
+    sub.add_argument('config', type=config_arg)
     sub.add_argument('-o', '--output', required=True, metavar='FILE',
                      help='the picture: FILE.png or FILE.svg')
     sub.add_argument('--view', action='append', choices=VIEW_NAMES,

@@ -68,6 +68,7 @@ def check_output_folder(folder: Path, label: Path | None = None,
     whole (export). The top of the package's data folder takes new files, never the package's.
     """
     label = label or folder
+    _no_nul(folder, label)
     real = Path(os.path.realpath(folder))
     if real == Path(real.anchor):
         raise OutputError(f'cannot write {label}: {real} is the file-system root; write into '
@@ -84,14 +85,30 @@ def check_output_folder(folder: Path, label: Path | None = None,
                           'name a new file (nothing was written)')
 
 
+def _no_nul(path, label) -> None:
+    """Refuse a path with a NUL byte: no file name holds one (the system raises ValueError)."""
+    if '\0' in str(path):
+        raise OutputError(f'cannot write {str(label)!r}: a path cannot hold a NUL byte '
+                          '(nothing was written)')
+
+
 def written_lines(written) -> str:
-    """Return how a command lists the files it wrote: ``wrote:``, then one path a line."""
-    return 'wrote:\n' + ''.join(f'  {path}\n' for path in written)
+    """
+    Return how a command lists the files it wrote: ``wrote:``, then one path a line.
+
+    A path with a line break or another control character is quoted, so it stays one line.
+    """
+    return 'wrote:\n' + ''.join(f'  {_one_line(str(path))}\n' for path in written)
+
+
+def _one_line(text: str) -> str:
+    return repr(text) if any(ord(c) < 32 or ord(c) == 127 for c in text) else text
 
 
 def write_text_atomically(path: Path, text: str) -> None:
     """Replace ``path`` in one step: write a sibling temporary file, then rename it."""
     path = Path(path)
+    _no_nul(path, path)
     write_files_atomically(path.parent, {path.name: text.encode('utf-8')}, label=path)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import difflib
 import math
+import os
 from pathlib import Path
 import re
 from xml.etree import ElementTree
@@ -149,8 +150,8 @@ def _parse(argument: Argument, text: str):
     if argument.kind == 'file':
         path = Path(text).expanduser()
         if not text or not path.is_file():
-            raise LaunchArgumentError(f'{shown}: no such file; give a config YAML file '
-                                      f'(default {argument.default})')
+            raise LaunchArgumentError(f'{shown}: {_what_is(path) if text else "empty"}; give a '
+                                      f'config YAML file (default {argument.default})')
         return path.resolve()
     if argument.kind == 'world':
         return _world(text, shown, argument.default)
@@ -203,6 +204,10 @@ def _home(world) -> tuple | None:
 
 
 def _world(text: str, shown: str, default: str) -> World:
+    if text.startswith('-'):
+        raise LaunchArgumentError(f'{shown}: a world cannot start with - (gz would take it for '
+                                  f'an option); give ./{text} for a file of that name; default '
+                                  f'{default}')
     path = Path(text).expanduser()
     if text and path.is_file():
         try:
@@ -215,7 +220,16 @@ def _world(text: str, shown: str, default: str) -> World:
         if world is None or not world.get('name'):
             raise LaunchArgumentError(f'{shown}: not an SDF world file (no <sdf><world name=...>)')
         return World(str(path.resolve()), world.get('name'), _home(world))
-    if re.fullmatch(r'[A-Za-z0-9_.-]+\.sdf', text):
+    if re.fullmatch(r'[A-Za-z0-9_.][A-Za-z0-9_.-]*\.sdf', text):  # never an option: no '-' first
         return World(text, None)  # one of gz's own worlds; gz says so if it has none such
-    raise LaunchArgumentError(f'{shown}: no such file; give an SDF world file or the file name of '
-                              f'a world gz ships (e.g. empty.sdf); default {default}')
+    raise LaunchArgumentError(f'{shown}: {_what_is(path) if text else "empty"}; give an SDF '
+                              'world file or the file name of a world gz ships (e.g. empty.sdf); '
+                              f'default {default}')
+
+
+def _what_is(path: Path) -> str:
+    """Return what a path that is not a regular file is: missing, a folder, a FIFO..."""
+    try:
+        return f'{inputs.file_kind(os.stat(path).st_mode)}, not a file'
+    except (OSError, ValueError):
+        return 'no such file'

@@ -22,6 +22,10 @@ from bluerobotics_parts.files.yaml_lines import load_file, load_text
 from bluerobotics_parts.formats.part_format import check_part, unsourced_facts
 import pytest
 
+#: An ASCII STL of one triangle: the smallest mesh a user part's check takes.
+ONE_TRIANGLE = (b'solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n'
+                b'vertex 0 1 0\nendloop\nendfacet\nendsolid x\n')
+
 PART_FILES = sorted(p for p in paths.parts_dir().glob('*.yaml') if p.name != 'index.yaml')
 
 
@@ -166,7 +170,7 @@ def test_a_user_part_mesh_in_its_folder_or_the_package_is_accepted(tmp_path):
     from bluerobotics_parts.assembly.catalogue import catalogue
 
     (tmp_path / 'sub').mkdir()
-    (tmp_path / 'sub' / 'a.stl').write_bytes(b'solid x\nendsolid x\n')
+    (tmp_path / 'sub' / 'a.stl').write_bytes(ONE_TRIANGLE)
     part = tmp_path / 'bracket.yaml'
     part.write_text('type: bracket\nvisual:\n  - mesh: sub/a.stl\n  - mesh: package://'
                     'bluerobotics_parts/meshes/blueboat_flag/blueboat_flag.stl\n',

@@ -31,6 +31,10 @@ import pytest
 import trimesh
 import yaml
 
+#: An ASCII STL of one triangle: the smallest mesh a user part's check takes.
+ONE_TRIANGLE = (b'solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n'
+                b'vertex 0 1 0\nendloop\nendfacet\nendsolid x\n')
+
 ANGLES = [(0.0, 0.0, 0.0), (0.3, -0.5, 1.2), (math.pi / 2, 0.0, 0.0), (0.0, math.pi / 2, 0.0),
           (-2.0, 0.7, -3.0), (0.1, -math.pi / 2, 0.4)]
 
@@ -232,7 +236,7 @@ inertial:
 collision:
   - mesh: lump.stl
 """, encoding='utf-8')
-    (tmp_path / 'lump.stl').write_bytes(b'solid lump\nendsolid lump\n')
+    (tmp_path / 'lump.stl').write_bytes(ONE_TRIANGLE)
     config = write_config(tmp_path, 'part_files: [lump.yaml]\nparts:\n'
                           '  - {type: lump, name: lump, xyz: [0, 0, 0.2]}\n')
     urdf = resolve_config(config).urdf

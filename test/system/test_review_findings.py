@@ -1,0 +1,131 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What the issue 22 review found an attacker or bad luck could still do, one test per finding.
+
+Meshes that are another file's second name or no mesh at all (items 12, 13), NUL bytes in
+paths (14), the empty config argument (15), and the smaller ones (17): a config or world that
+is not a file, a world named like an option, an empty output folder, a line break in an output
+path, the size of the messages of a big config.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import shutil
+
+from bluerobotics_parts.api import Assembly
+from bluerobotics_parts.build import build_gazebo
+from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError, OutputError
+from bluerobotics_parts.ros import launch_plan
+from conftest import cli, CONFIG_DIR, REPO, write_config
+import pytest
+
+MESH = REPO / 'meshes' / 'blueboat_flag' / 'blueboat_flag.stl'
+
+
+def part_with_mesh(folder: Path, mesh: str = 'm.stl') -> Path:
+    (folder / 'p.yaml').write_text('type: pp\ninertial: {mass: 1, mass_unverified: t}\n'
+                                   f'visual:\n  - mesh: {mesh}\n', encoding='utf-8')
+    return write_config(folder, 'part_files: [p.yaml]\nparts:\n  - {type: pp, name: x}\n')
+
+
+def refusal(config) -> str:
+    with pytest.raises(BlueRoboticsPartsError) as caught:
+        build_gazebo(config)
+    return str(caught.value)
+
+
+def test_a_mesh_with_a_second_name_is_refused(tmp_path):
+    """Item 12: as root, a hard link to /etc/shadow passed the folder rule and was exported."""
+    config = part_with_mesh(tmp_path)
+    shutil.copyfile(MESH, tmp_path / 'm.stl')
+    build_gazebo(config)  # one name: fine
+    os.link(tmp_path / 'm.stl', tmp_path / 'elsewhere.stl')
+    assert refusal(config).startswith(f"{tmp_path / 'p.yaml'}:4: mesh m.stl")
+    assert 'has 2 hard links' in refusal(config)
+
+
+@pytest.mark.parametrize('content, why', [
+    (b'', 'is empty'),
+    (b'\x00' * 84 + b'garbage', 'not an STL file'),
+    (b'solid x\nendsolid x\n', 'has no triangles'),
+], ids=['empty', 'garbage', 'no triangles'])
+def test_a_mesh_that_is_no_mesh_is_refused_at_its_line(tmp_path, content, why):
+    """Item 13: only render refused these; build and export passed them on."""
+    config = part_with_mesh(tmp_path)
+    (tmp_path / 'm.stl').write_bytes(content)
+    message = refusal(config)
+    assert message.startswith(f"{tmp_path / 'p.yaml'}:4: mesh m.stl") and why in message
+    done = cli('export', config, tmp_path / 'out')
+    assert done.returncode == 1 and why in done.stderr and not (tmp_path / 'out').exists()
+
+
+def test_a_nul_byte_is_a_message_everywhere(tmp_path):
+    """Item 14: each was an internal error (exit 2, ValueError)."""
+    config = part_with_mesh(tmp_path, '"m.stl\\0.png"')
+    assert refusal(config).startswith(f"{tmp_path / 'p.yaml'}:4: visual item #1: mesh")
+    done = cli('build', config, '-o', tmp_path / 'out')
+    assert done.returncode == 1 and 'internal error' not in done.stderr
+    with pytest.raises(ConfigError):
+        Assembly(part_files=['a\0b'])
+    with pytest.raises(OutputError, match='cannot hold a NUL byte'):
+        Assembly().to_yaml(tmp_path / 'a\0b.yaml')
+
+
+def test_an_empty_config_argument_is_the_shipped_boat_for_check_too(tmp_path):
+    """Item 15: check '' was a TypeError while urdf '' took the shipped BlueBoat."""
+    assert cli('urdf', '', '-o', tmp_path / 'b.urdf').returncode == 0
+    for command in (['check', '', tmp_path / 'b.urdf'],):
+        done = cli(*command)
+        assert done.returncode == 0, done.stderr
+        assert 'the shipped BlueBoat' in done.stdout
+
+
+@pytest.mark.parametrize('values, message', [
+    ({'config': '/dev/null'}, "config:='/dev/null': a character device, not a file"),
+    ({'config': '/'}, "config:='/': a directory, not a file"),
+    ({'world': '-s.sdf'}, "world:='-s.sdf': a world cannot start with - (gz would take it for "
+                          'an option)'),
+])
+def test_a_launch_argument_that_is_no_file_says_what_it_is(tmp_path, values, message):
+    with pytest.raises(BlueRoboticsPartsError) as caught:
+        launch_plan.plan({**values, 'gazebo': 'false'}, {'ROS_HOME': str(tmp_path)})
+    assert message in str(caught.value)
+
+
+def test_an_empty_output_folder_is_refused(tmp_path):
+    done = cli('build', CONFIG_DIR / 'blueboat.yaml', '-o', '', cwd=tmp_path)
+    assert done.returncode == 1 and "--output ''" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_line_break_in_an_output_path_stays_on_its_line(tmp_path):
+    done = cli('build', CONFIG_DIR / 'blueboat.yaml', '-o', tmp_path / 'a\nb')
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout.split('wrote:\n')[1].splitlines()
+    assert len(listed) == 2 and all(line.startswith("  '") for line in listed)
+
+
+def test_a_big_config_gets_bounded_messages(tmp_path):
+    """A listing names at most 24 items: 3,000 instances no longer fill every message."""
+    entries = ''.join(f'  - {{type: blueboat_flag, name: f{i}}}\n' for i in range(3000))
+    config = write_config(tmp_path, 'parts:\n' + entries
+                          + '  - {slot: x, of: nobody, type: none}\n'
+                          + '  - {slot: x, of: nobody2, type: none}\n')
+    done = cli('build', config, '-o', tmp_path / 'out')
+    assert done.returncode == 1
+    assert len(done.stderr) < 2000 and 'and 2986 more' in done.stderr
