@@ -21,8 +21,9 @@ Prints, in one run:
 * the default build (the shipped BlueBoat, whole process) against plain ``xacro`` of the flat
   URDF that build writes (whole process, no macros to expand): the median of the per-pair
   ratios, wall clock and CPU (target: at most 3x);
-* three series of generated configs (flat free placements, a chain of ad hoc slots each on
-  the previous one's occupant, flat ad hoc slots on the base) at 100, 1,000 and 3,000 items:
+* four series of generated configs (flat free placements, a chain of ad hoc slots each on
+  the previous one's occupant, a chain of placements each on the previous one, flat ad hoc
+  slots on the base) at 100, 1,000 and 3,000 items:
   the build's wall time, and t(1000)/t(100) from consecutive runs (target: at most 12); 3,000
   of anything under 30 s;
 * the build cache: a default build that reuses a cached result against one that builds
@@ -57,7 +58,7 @@ import time
 
 REPO = Path(__file__).resolve().parent.parent
 SIZES = (100, 1000, 3000)
-SERIES = ('flat placements', 'chain of slots', 'ad hoc slots')
+SERIES = ('flat placements', 'chain of slots', 'chain of placements', 'ad hoc slots')
 RATIO_TARGET = 3.0
 GROWTH_TARGET = 12.0
 LARGEST_TARGET = 30.0  # seconds
@@ -242,6 +243,12 @@ def write_config(path: Path, kind: str, count: int) -> Path:
         lines.append('parts:')
         lines += [f'  - {{type: blueboat_flag, name: f{i}, xyz: [{i * 0.001:.3f}, 0, 0.3]}}'
                   for i in range(count)]
+    elif kind == 'chain of placements':  # each placed on the previous one (issue 22 item 10)
+        lines.append('parts:')
+        parent = 'base_link'
+        for i in range(count):
+            lines.append(f'  - {{type: blueboat_flag, name: f{i}, parent: {parent}}}')
+            parent = f'f{i}'
     elif kind == 'chain of slots':  # each slot on the previous slot's default occupant
         lines.append('slots:')
         carrier = 'base_link'

@@ -690,19 +690,38 @@ def name_problems(config: Config, record: AssemblyRecord,
         else:
             found.append(_located(config, _entry_origin(link_uses, owner.get(link), record,
                                                         origins), message, rule='name-twice'))
-    records = {p.name: p for p in record.parts}
+    cycles = _cycles({p.name: owner.get(p.parent) for p in record.parts})
     for part in record.parts:
-        if not part.is_placement:
-            continue
-        seen, instance = [part.name], owner.get(part.parent)
-        while instance in records and instance not in seen:
-            seen.append(instance)
-            instance = owner.get(records[instance].parent)
-        if instance == part.name:
+        if part.is_placement and part.name in cycles:
+            seen = cycles[part.name]
             found.append(config.problem(named.get(part.name), (
                 f'{part.name} is placed on {part.parent}, which is inside {part.name} itself '
                 f"({' < '.join(seen + [part.name])}): place it on a link outside its own "
                 'subtree'), rule='inside-itself'))
+    return found
+
+
+def _cycles(up: dict) -> dict:
+    """
+    Return each instance that is its own ancestor: name -> the way up back to it.
+
+    ``up``: instance -> the instance it hangs from. One walk over all of them (a chain of
+    thousands of placements stays linear).
+    """
+    state: dict = {}  # name -> 'walking' or 'done'
+    found = {}
+    for start in up:
+        path, name = [], start
+        while name in up and name not in state:
+            state[name] = 'walking'
+            path.append(name)
+            name = up[name]
+        if name in up and state.get(name) == 'walking':  # the walk met itself: a cycle
+            loop = path[path.index(name):]
+            for index, member in enumerate(loop):
+                found[member] = loop[index:] + loop[:index]
+        for member in path:
+            state[member] = 'done'
     return found
 
 
