@@ -100,5 +100,8 @@ def read_text(path, limit: int, what: str = 'file') -> str:
     try:
         return data.decode('utf-8')
     except UnicodeDecodeError as error:
-        raise InputError(f'{what} is not UTF-8 text (byte {error.start})',
-                         file=str(path)) from None
+        line = data.count(b'\n', 0, error.start) + 1
+        column = error.start - (data.rfind(b'\n', 0, error.start) + 1) + 1
+        raise InputError(f'{what} is not UTF-8 text: byte {data[error.start]:#04x} at column '
+                         f'{column} (save the file as UTF-8)', file=str(path),
+                         line=line) from None

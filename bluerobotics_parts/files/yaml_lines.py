@@ -73,7 +73,7 @@ def load_text(text: str, file: str = '<string>') -> LocatedDocument:
         if 'nesting depth' in problem:  # libyaml's own limit
             raise ConfigError('nested too deeply to be a config', file=file,
                               line=mark.line + 1 if mark else None) from None
-        raise ConfigError(f'not valid YAML: {problem}', file=file,
+        raise ConfigError(_syntax_message(problem, text, mark), file=file,
                           line=mark.line + 1 if mark else None) from None
     except RecursionError:
         raise ConfigError('nested too deeply to be a config', file=file, line=1) from None
@@ -90,6 +90,51 @@ def load_text(text: str, file: str = '<string>') -> LocatedDocument:
     if builder.duplicates:  # the document is ambiguous: nothing after this would be reliable
         raise AssemblyError(builder.duplicates)
     return LocatedDocument(data, file, lines)
+
+
+#: PyYAML's words for a syntax mistake -> what it means in a config, most specific first.
+SYNTAX_PROBLEMS = (
+    ("expected ',' or '}'", "a { } mapping is not closed: a ',' or '}' is missing"),
+    ("expected ',' or ']'", "a [ ] list is not closed: a ',' or ']' is missing"),
+    ("expected '-' indicator", "this line does not line up with the list's '- ' items above"),
+    ('mapping values are not allowed', "a ': ' where no key can start: quote the value, or "
+                                       'start the key on a line of its own'),
+    ("could not find expected ':'", "a key without its ': ' (or a value on a line of its "
+                                    'own)'),
+    ("'\\t' that cannot start", 'a tab: YAML indents with spaces only'),
+    ('did not find expected key', 'this line does not line up with the keys above it'),
+    ('expected <block end>', 'this line does not line up with the lines above it'),
+    ('unexpected end of stream', 'the file ends inside quotes or an open [ ] / { }'),
+    ('found unknown escape character', 'an unknown \\ escape in a "double-quoted" string: '
+                                       "use 'single quotes' or \\\\"),
+    ('found undefined alias', 'an alias (*name) with no anchor (&name) before it'),
+)
+
+
+def _syntax_message(problem: str, text: str, mark) -> str:
+    """
+    Return a YAML syntax mistake in plain words, then its line with a caret at its column.
+
+    PyYAML's own words follow in brackets, for a search.
+    """
+    plain = next((words for found, words in SYNTAX_PROBLEMS if found in problem), None)
+    lines = text.splitlines()
+    if mark is not None and 0 <= mark.line < len(lines) and \
+            lines[mark.line][mark.column:mark.column + 1] == '\t':
+        plain = 'a tab: YAML indents with spaces only'
+    message = f'not valid YAML: {plain} (YAML: {problem})' if plain else \
+        f'not valid YAML: {problem}'
+    if mark is None:
+        return message
+    if not 0 <= mark.line < len(lines):
+        return f'{message}, at the end of the file'
+    shown = lines[mark.line].expandtabs(1)
+    if len(shown) > 120:  # a long line: the part around the column
+        start = max(0, mark.column - 60)
+        shown, column = shown[start:start + 120], mark.column - start
+    else:
+        column = mark.column
+    return f'{message}, column {mark.column + 1}:\n    {shown}\n    {" " * column}^'
 
 
 def _reader_problem(error) -> str:

@@ -174,3 +174,35 @@ def test_a_key_repeated_after_a_merge_is_still_a_duplicate(tmp_path):
 def test_absurd_nesting_is_an_error_not_a_crash(tmp_path):
     message = load_error(tmp_path, 'name: ' + '[' * 5000 + ']' * 5000 + '\n')
     assert 'my_boat.yaml:1: nested too deeply' in message
+
+
+# -- YAML's own mistakes, in plain words (issue 22 item 4) -------------------------------------
+
+@pytest.mark.parametrize('text, line, words, shown', [
+    ('parts:\n  - {slot: flag, type: none\n  - slot: mast\n', 3,
+     "a { } mapping is not closed: a ',' or '}' is missing", '      - slot: mast\n            ^'),
+    ('name: b\nparts:\n- slot: flag\n  type: none\n x: 1\n', 5,
+     'this line does not line up with the keys above it', '     x: 1\n     ^'),
+    ('a: b: c\n', 1, "a ': ' where no key can start", '    a: b: c\n        ^'),
+    ('parts:\n\t- x\n', 2, 'a tab: YAML indents with spaces only', '\n    ^'),
+    ('name: "a\\qb"\n', 1, 'an unknown \\ escape in a "double-quoted" string',
+     '    name: "a\\qb"\n            ^'),
+], ids=['open mapping', 'indentation', 'colon', 'tab', 'escape'])
+def test_a_syntax_mistake_is_said_plainly_with_its_line_and_a_caret(tmp_path, text, line, words,
+                                                                    shown):
+    path = write_config(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        config_module.read(path)
+    message = str(caught.value)
+    assert message.startswith(f'{path}:{line}: not valid YAML: {words}')
+    assert '(YAML: ' in message and ', column ' in message  # PyYAML's words, for a search
+    assert message.endswith(shown)
+
+
+def test_text_that_is_not_utf8_names_its_line_and_column(tmp_path):
+    path = tmp_path / 'boat.yaml'
+    path.write_bytes(b'name: boat\nparts: \xff\n')
+    with pytest.raises(ConfigError) as caught:
+        config_module.read(path)
+    assert str(caught.value) == (f'{path}:2: config is not UTF-8 text: byte 0xff at column 8 '
+                                 '(save the file as UTF-8)')
