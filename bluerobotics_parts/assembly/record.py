@@ -109,9 +109,16 @@ class AssemblyRecord:
 
 
 def read_urdf_file(path) -> str:
-    """Return the text of a URDF file: a regular file of bounded size, UTF-8."""
+    """
+    Return the text of a URDF file: a regular file of bounded size, UTF-8.
+
+    A build killed while it replaced its files is finished first, so the URDF read is never
+    one set's beside another's bridge.yaml.
+    """
+    from ..files.atomic import finish_interrupted_writes
     from ..files.inputs import read_bytes, URDF_LIMIT
 
+    finish_interrupted_writes(Path(path).parent)
     data = read_bytes(path, URDF_LIMIT, 'URDF')
     try:
         return data.decode('utf-8')

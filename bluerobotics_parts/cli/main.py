@@ -108,7 +108,8 @@ def cmd_check(args) -> int:
 
 def cmd_build(args) -> int:
     from ..description import cache
-    from ..files.atomic import check_output_folder, write_files_atomically, written_lines
+    from ..files.atomic import (check_output_folder, finish_interrupted_writes,
+                                write_files_atomically, written_lines)
     from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
 
     if not args.output:  # Path('') is the working folder: never by accident
@@ -116,6 +117,7 @@ def cmd_build(args) -> int:
     folder = Path(args.output)
     check_output_folder(folder, names=(URDF_FILE, BRIDGE_FILE, ARDUPILOT_FILE,
                                        GAZEBO_MODEL_FILE))
+    finish_interrupted_writes(folder)  # a build that fails below leaves a whole set
     made = cache.reuse(None if args.no_cache else cache.folder(),
                        (args.config, args.name, args.gz_release, None, 'build',
                         (args.autopilot, args.autopilot_instance)),

@@ -391,6 +391,24 @@ def _unlink_quietly(top: int, name: str) -> None:
         pass
 
 
+def finish_interrupted_writes(folder: Path) -> None:
+    """
+    Finish the set of files a killed writer left half renamed in ``folder``, if it did.
+
+    For a command that reads that folder, or fails before writing it: the set a later
+    command sees is never half old, half new. Nothing happens without a journal, or when the
+    folder cannot be locked or changed (the next writer finishes it).
+    """
+    folder = Path(folder)
+    if not os.path.lexists(folder / JOURNAL):
+        return
+    try:
+        with locked_folder(folder) as top:
+            _finish_interrupted(top, folder, folder)
+    except (OSError, OutputError):
+        pass
+
+
 def remove_created(created: list) -> None:
     """Remove the folders a failed writer created, innermost first, each only if empty."""
     for folder in created:

@@ -281,6 +281,27 @@ def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_p
                                                         'robot_description.urdf']
 
 
+@pytest.mark.parametrize('later', ['a failing build', 'bridge', 'check'])
+def test_a_command_that_reads_or_fails_on_the_folder_finishes_the_killed_set(tmp_path, later):
+    """Issue 22 item 16: before, only a successful write repaired the set."""
+    folder = tmp_path / 'out'
+    first = cli_build('', folder, 'boat_a')
+    assert first.wait(timeout=120) == 0, first.stderr.read()
+    killed = subprocess.run([sys.executable, '-c', KILL_AT_SECOND_KEEP, 'build', '',
+                             '--output', str(folder), '--name', 'boat_b'], cwd=REPO,
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert vehicle_of(folder) == ('boat_b', 'boat_a')
+    bad = tmp_path / 'bad.yaml'
+    bad.write_text('parts:\n  - {slot: motorport, type: none}\n', encoding='utf-8')
+    command = {'a failing build': ['build', str(bad), '--output', str(folder)],
+               'bridge': ['bridge', str(folder / 'robot_description.urdf')],
+               'check': ['check', '', str(folder / 'robot_description.urdf')]}[later]
+    subprocess.run([sys.executable, '-m', 'bluerobotics_parts.cli.main', *command], cwd=REPO,
+                   capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert vehicle_of(folder) == ('boat_b', 'boat_b')
+
+
 def test_a_journal_that_is_not_ours_is_removed_unused(tmp_path):
     from bluerobotics_parts.files.atomic import JOURNAL
 

@@ -134,6 +134,16 @@ class Generator:
                                             'one.yaml', [None]])
         if self.chance(0.05 * self.noise):
             data[self.pick(['nmae', 'part', True, 'extra'])] = self.name()
+        if self.chance(0.05):  # a chain of placements, each on the one before (issue 22 item 10)
+            parent = self.pick(INSTANCES)
+            chain = []
+            for index in range(self.random.randint(20, 400)):
+                chain.append({'type': 'blueboat_flag', 'name': f'chain_{index}',
+                              'parent': parent})
+                parent = f'chain_{index}'
+            if self.chance(0.3):  # closed into a loop
+                chain[0]['parent'] = parent
+            data['parts'] = list(data.get('parts') or []) + chain
         return data
 
     def entry(self, user_types, used):
@@ -243,7 +253,8 @@ class Generator:
                                       '/etc/passwd', 'file:///etc/passwd', 'file:///dev/zero',
                                       'package://other_pkg/x.stl',
                                       'package://bluerobotics_parts/meshes/blueboat_flag/'
-                                      'blueboat_flag.stl', 'x' * 300 + '.stl'])
+                                      'blueboat_flag.stl', 'x' * 300 + '.stl', 'part.stl\0.png',
+                                      'linked.stl', 'empty.stl', 'garbage.stl'])
         if self.chance(0.3):
             item['xyz'] = self.vector()
             item['xyz_unverified'] = 'fuzz'
@@ -278,7 +289,8 @@ class Generator:
     def damage(self, text: str) -> str:
         lines = text.splitlines(keepends=True) or ['\n']
         index = self.random.randrange(len(lines))
-        kind = self.pick(['tag', 'delete', 'repeat', 'truncate', 'byte', 'alias', 'indent'])
+        kind = self.pick(['tag', 'delete', 'repeat', 'truncate', 'byte', 'alias', 'indent',
+                          'nul'])
         if kind == 'tag':
             lines[index] = lines[index].replace(': ', ': !radians ', 1)
         elif kind == 'delete':
@@ -291,6 +303,9 @@ class Generator:
             position = self.random.randrange(len(text) + 1)
             return text[:position] + self.pick(['\t', '{', '[', '&a', '*a', '\x7f', '%', '@',
                                                 '\ufeff', ': ']) + text[position:]
+        elif kind == 'nul':
+            position = self.random.randrange(len(text) + 1)
+            return text[:position] + '\0' + text[position:]
         elif kind == 'alias':
             return 'x: &a [1, 2, 3]\n' + text + 'y: *a\n'
         else:

@@ -49,6 +49,9 @@ def write_input(seed: int, folder: Path) -> Path:
     (folder / 'sub').mkdir()
     shutil.copyfile(MESH, folder / 'part.stl')
     shutil.copyfile(MESH, folder.parent / 'outside.stl')
+    os.link(folder.parent / 'outside.stl', folder / 'linked.stl')  # a second name from outside
+    (folder / 'empty.stl').write_bytes(b'')
+    (folder / 'garbage.stl').write_bytes(b'\x00' * 84 + b'not triangles')
     part_files = []
     for type_name in USER_TYPES[:generator.random.randint(0, 2)]:
         file_name = f'{type_name}.yaml'
@@ -57,8 +60,11 @@ def write_input(seed: int, folder: Path) -> Path:
         part_files.append(file_name)
     config = folder / 'config.yaml'
     user_types = [Path(f).stem for f in part_files] if generator.good(0.9) else USER_TYPES
-    config.write_text(generator.text(generator.config(user_types, part_files)),
-                      encoding='utf-8')
+    data = generator.text(generator.config(user_types, part_files)).encode('utf-8')
+    if generator.chance(0.03):  # a byte that is not UTF-8 (Latin-1 text, a binary file)
+        position = generator.random.randrange(len(data) + 1)
+        data = data[:position] + generator.pick([b'\xff', b'\xe9', b'\xc3(']) + data[position:]
+    config.write_bytes(data)
     return config
 
 
