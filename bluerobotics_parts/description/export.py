@@ -30,6 +30,7 @@ import hashlib
 from itertools import zip_longest
 import os
 from pathlib import Path, PurePosixPath
+import stat
 from xml.etree import ElementTree
 
 import yaml
@@ -287,8 +288,14 @@ def export(config, directory, name: str | None = None,
         raise DescriptionError(f'{directory} exists and is not a folder; export into a new '
                                'folder (nothing was written)')
     built = build_gazebo(config, name=name, gz_release=gz_release)
-    files = description_files(built)
-    notes = replace_folder(directory, files)
+    files, sources = description_sources(built)
+    narrower = {}  # a copy never gets a permission its user file lacks
+    for relative, source in sources.items():
+        try:
+            narrower[relative] = stat.S_IMODE(os.stat(source).st_mode)
+        except OSError:
+            narrower[relative] = 0o600  # gone since it was read: the narrowest usual mode
+    notes = replace_folder(directory, files, narrower)
     return ExportResult(directory, built.name, identity_of(files), tuple(files),
                         sum(len(data) for data in files.values()), tuple(notes))
 

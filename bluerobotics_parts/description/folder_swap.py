@@ -51,9 +51,13 @@ AT_FDCWD = -100
 UNSUPPORTED = (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP)
 
 
-def replace_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
+def replace_folder(directory: Path, files: dict[str, bytes],
+                   narrower: dict | None = None) -> list[str]:
     """
     Make ``directory`` hold exactly ``files`` plus its provenance, in one step.
+
+    ``narrower``: relative path -> the permission bits of the file it copies; the copy never
+    gets a permission the original lacks (a user's mode 0600 mesh stays 0600).
 
     The folder is created if missing. A non-empty folder must hold a previous export
     (``description_manifest.json``); its listed files are replaced only if unchanged since.
@@ -69,7 +73,7 @@ def replace_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
             old = os.lstat(directory)
             claimed = _claims(directory, strict=True)
             folders, carried = _provenance(directory, claimed, files)
-            staging = _stage(directory, old, files, folders, carried)
+            staging = _stage(directory, old, files, folders, carried, narrower or {})
             # the new folder is locked before it takes the target's place, so the next
             # export waits until this one has also retired the old folder
             with locked_folder(staging):
@@ -189,8 +193,8 @@ def _staging_prefix(directory: Path) -> str:
     return f'.{directory.name[:32]}.{digest}{STAGING_MARK}'
 
 
-def _stage(directory: Path, old: os.stat_result, files: dict, folders: dict,
-           carried: list) -> Path:
+def _stage(directory: Path, old: os.stat_result, files: dict, folders: dict, carried: list,
+           narrower: dict) -> Path:
     """
     Write the complete new folder beside ``directory``; return its path.
 
@@ -203,6 +207,9 @@ def _stage(directory: Path, old: os.stat_result, files: dict, folders: dict,
         for relative, data in files.items():
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             _write_new(staging / relative, data)
+            if relative in narrower:
+                made = stat.S_IMODE(os.stat(staging / relative).st_mode)
+                os.chmod(staging / relative, made & narrower[relative])
         for relative in folders:
             (staging / relative).mkdir(parents=True, exist_ok=True)
         for relative in carried:

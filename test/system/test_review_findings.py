@@ -129,3 +129,19 @@ def test_a_big_config_gets_bounded_messages(tmp_path):
     done = cli('build', config, '-o', tmp_path / 'out')
     assert done.returncode == 1
     assert len(done.stderr) < 2000 and 'and 2986 more' in done.stderr
+
+
+def test_an_export_never_widens_a_user_files_permissions(tmp_path):
+    """Item 12: the copy of a mode 0600 mesh was 0644 in the description."""
+    (tmp_path / 'parts').mkdir()
+    config = part_with_mesh(tmp_path / 'parts')
+    shutil.copyfile(MESH, tmp_path / 'parts' / 'm.stl')
+    os.chmod(tmp_path / 'parts' / 'm.stl', 0o600)
+    os.chmod(tmp_path / 'parts' / 'p.yaml', 0o640)
+    done = cli('export', config, tmp_path / 'out')
+    assert done.returncode == 0, done.stderr
+    copied = {path.name: path.stat().st_mode & 0o777
+              for path in (tmp_path / 'out' / 'user_parts').rglob('*') if path.is_file()}
+    assert copied['m.stl'] == 0o600 and copied['p.yaml'] & 0o077 <= 0o040, copied
+    shipped = tmp_path / 'out' / 'meshes' / 'blueboat_chassis'
+    assert all(p.stat().st_mode & 0o044 for p in shipped.iterdir())  # the package's: readable
