@@ -272,8 +272,10 @@ def test_unknown_type_in_fit():
         boat.fit('motor_port', 't300_thruster')
     assert str(caught.value).startswith('ASSEMBLY ERROR: '
                                         "unknown part type 't300_thruster' in parts entry #2 "
-                                        '(slot motor_port); known types: ')
-    assert str(caught.value).endswith('t200_thruster_cw, or none for an empty slot')
+                                        '(slot motor_port); slot motor_port accepts: '
+                                        'm200_weedless_prop_ccw, t200_thruster_ccw, or none '
+                                        'for an empty slot (bluerobotics-parts parts lists '
+                                        'every type)')
     assert_same_as_resolver(caught.value, {'parts': boat.to_dict()['parts'] + [
         {'slot': 'motor_port', 'type': 't300_thruster'}]})
 

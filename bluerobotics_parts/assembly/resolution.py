@@ -369,22 +369,28 @@ class _Resolver:
     def unknown_types(self) -> None:
         catalogue = self.result.catalogue
         known = _listing(catalogue.types())
-        named = [(('base', 'type'), 'base', self.config.base_type, False, None)]
-        named += [(('parts', i, 'type'), entry_label('parts', i, e), e['type'], 'slot' in e,
+        named = [(('base', 'type'), 'base', self.config.base_type, None, None)]
+        named += [(('parts', i, 'type'), entry_label('parts', i, e), e['type'], e.get('slot'),
                    ('parts', i, e))
                   for i, e in self.live_entries() if e['type'] != 'none' or 'slot' not in e]
-        named += [(('slots', i, 'accepts'), f"{entry_label('slots', i, s)} accepts", t, False,
+        named += [(('slots', i, 'accepts'), f"{entry_label('slots', i, s)} accepts", t, None,
                    None) for i, s in self.live_adhoc() for t in s.get('accepts') or []]
         named += [(('slots', i, 'default'), f"{entry_label('slots', i, s)} default",
                    s['default'], True, ('slots', i, s))
                   for i, s in self.live_adhoc() if s.get('default', 'none') != 'none']
-        for path, where, type_name, none_ok, item in named:
+        for path, where, type_name, slot, item in named:  # slot: None when none is no choice
             if type_name in catalogue:
                 continue
+            accepted = self.accepted_by_slot_name(slot)
+            if accepted:
+                listing = (f'slot {slot} accepts: {_listing(accepted)}, or none for an empty '
+                           'slot (bluerobotics-parts parts lists every type)')
+            else:
+                empty = ', or none for an empty slot' if slot is not None else ''
+                listing = f'known types: {known}{empty}'
             if not self.types_unsure and type_name not in self.unsure_types:
                 self.problem(path, f'unknown part type {type_name!r} in {where}; '
-                             f'{did_you_mean(type_name, catalogue.types())}known types: '
-                             f"{known}{', or none for an empty slot' if none_ok else ''}",
+                             f'{did_you_mean(type_name, catalogue.types())}{listing}',
                              rule='unknown-type')
             if path[0] == 'base':
                 self.broken.add(('base',))
@@ -392,6 +398,22 @@ class _Resolver:
                 self.skip(*item)
             elif item is not None:
                 self.unsure.add(item[2].get('name'))  # its default will not be fitted
+
+    def accepted_by_slot_name(self, slot) -> set:
+        """
+        Return what the slots of this name accept, on any part type or ad hoc: the choices.
+
+        Read before the slots are placed, so by name alone; a name no slot has gives the empty
+        set (the message then lists every type). urdf/lib/validate.xacro has the same rule.
+        """
+        if not isinstance(slot, str):
+            return set()
+        catalogue = self.result.catalogue
+        found = {t for part in catalogue.types() for name, spec in catalogue[part].slots.items()
+                 if name == slot for t in spec.accepts}
+        found |= {t for _, s in self.live_adhoc() if s.get('name') == slot
+                  for t in (s.get('accepts') or []) if isinstance(t, str)}
+        return found
 
     def adhoc_declarations(self) -> None:
         for index, slot in self.live_adhoc():

@@ -45,9 +45,8 @@ CASES = {
     'unknown_type': (
         'parts:\n  - {slot: mast, type: blueboat_antena_mast}\n',
         ['ASSEMBLY ERROR', "unknown part type 'blueboat_antena_mast'",
-         'parts entry #1 (slot mast)', 'known types: bar30_pressure_sensor, blueboat_antenna_mast',
-         't200_thruster_cw',
-         'or none'], 2),
+         'parts entry #1 (slot mast)', 'did you mean blueboat_antenna_mast?',
+         'slot mast accepts: blueboat_antenna_mast, or none for an empty slot'], 2),
 }
 
 

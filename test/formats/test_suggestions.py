@@ -45,7 +45,8 @@ def test_nothing_close_or_the_name_itself_suggests_nothing(name):
 @pytest.mark.parametrize('text, line, message', [
     ('parts:\n  - {slot: motor_port, type: t200_thuster_ccw}\n', 2,
      "ASSEMBLY ERROR: unknown part type 't200_thuster_ccw' in parts entry #1 (slot motor_port); "
-     'did you mean t200_thruster_ccw? known types: '),
+     'did you mean t200_thruster_ccw? slot motor_port accepts: m200_weedless_prop_ccw, '
+     't200_thruster_ccw, or none for an empty slot'),
     ('parts:\n  - {slot: motr_stbd, type: none}\n', 2,
      'ASSEMBLY ERROR: parts entry #1 (slot motr_stbd): base_link (blueboat_chassis) has no slot '
      "'motr_stbd'; did you mean motor_stbd? its slots: "),
