@@ -75,6 +75,7 @@ setup(
             'check_assembly = bluerobotics_parts.cli.check_assembly:main',
             'scan_to_range = bluerobotics_parts.ros.range_node:main',
             'pose_to_pressure = bluerobotics_parts.ros.pressure_node:main',
+            'thrust_allocator = bluerobotics_parts.ros.thrust_allocator:main',
         ],
     },
 )

@@ -32,7 +32,7 @@ from ..assembly.pipeline import resolve_config
 from ..errors import AssemblyError
 from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
-from ..physics import hydrostatics, manoeuvring, propulsion, stability
+from ..physics import allocation, hydrostatics, manoeuvring, propulsion, stability
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
@@ -51,6 +51,7 @@ class Info:
     autopilot: object = None  # ardupilot Wiring, or why its frame cannot drive it (str)
     body: object = None  # manoeuvring.Body, None without Hydrodynamics coefficients
     runs: tuple = ()  # manoeuvring.Run ahead and astern from rest
+    allocator: object = None  # allocation.Allocator of its propellers, None without any
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
@@ -68,9 +69,10 @@ def vehicle_info(config, name: str | None = None) -> Info:
     body = manoeuvring.body(vehicle, limits, coefficients) if coefficients and limits else None
     runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if body is not None and body.thrusters else ()
+    allocator = allocation.Allocator(vehicle, limits) if limits else None
     return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
                 limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
-                body, runs)
+                body, runs, allocator)
 
 
 def _autopilot(resolved, vehicle, catalogue):
@@ -146,8 +148,28 @@ def info_text(info: Info) -> str:
             lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
         lines += _run_lines(info.body, info.runs)
+    lines += _allocation_lines(info.allocator, info.root_link)
     lines += _autopilot_lines(info.autopilot)
     return '\n'.join(lines) + '\n'
+
+
+def _allocation_lines(allocator, root: str) -> list:
+    """Return the allocation matrix and the largest wrench per axis and direction."""
+    if allocator is None or not allocator.names:
+        return []
+    header = ''.join(f'{name:>13}' for name in allocator.names)
+    lines = ['', f'thrust allocation (thrust_allocator; wrench in {root} about its origin): '
+             'per N of each propeller', '  ' + ' ' * 8 + header]
+    for axis in allocator.axes:
+        lines.append(f'  {allocation.AXES[axis]:<8}' + ''.join(
+            f'{v:>13.4f}' for v in allocator.matrix[axis]))
+    dropped = [a for i, a in enumerate(allocation.AXES) if i not in allocator.axes]
+    if dropped:
+        lines.append(f"  no propeller acts on: {', '.join(dropped)}")
+    lines.append('  largest: ' + ', '.join(
+        f'{allocation.AXES[a]} +{allocator.largest(a, 1.0):.1f} / '
+        f'-{allocator.largest(a, -1.0):.1f} {allocation.UNITS[a]}' for a in allocator.axes))
+    return lines
 
 
 def _run_lines(body, runs) -> list:

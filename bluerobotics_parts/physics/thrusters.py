@@ -40,7 +40,7 @@ class ThrusterEffect:
     name: str  # the propeller instance
     joint: str
     force: tuple  # N per N: its joint axis
-    moment: tuple  # N m per N, about the vehicle's centre of mass
+    moment: tuple  # N m per N, about the vehicle's centre of mass (or the point asked for)
 
     @property
     def ardupilot(self) -> dict:
@@ -55,10 +55,14 @@ class ThrusterEffect:
         return dict(zip(AXES, (m[0], -m[1], -m[2], f[2], f[0], -f[1])))
 
 
-def effects(vehicle) -> dict[str, ThrusterEffect]:
-    """Return every propeller's effect, by instance, in the vehicle's actuator order."""
+def effects(vehicle, about=None) -> dict[str, ThrusterEffect]:
+    """
+    Return every propeller's effect, by instance, in the vehicle's actuator order.
+
+    Moments about ``about`` (x, y, z in the root link), by default the centre of mass.
+    """
     poses = kinematics.link_poses(vehicle)
-    centre = mass_properties(vehicle, poses).centre
+    centre = mass_properties(vehicle, poses).centre if about is None else about
     found = {}
     for name, actuator in vehicle.actuators.items():
         if actuator.joint is None:  # a base propeller: no joint to push along

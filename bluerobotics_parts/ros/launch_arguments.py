@@ -103,6 +103,9 @@ def _vehicle_arguments() -> tuple:
                  'PATH', 'program'),
         Argument('ardupilot_defaults', '', "ArduPilot's Tools/autotest/default_params folder; "
                  "empty: found above the SITL program (an ArduPilot checkout's build)", 'folder'),
+        Argument('allocator', 'true', 'Start thrust_allocator: /<name>/cmd_wrench (Wrench) and '
+                 '/<name>/cmd_vel (Twist, as effort) drive the thrusters (not with an autopilot)',
+                 'choice', BOOLEAN_CHOICES),
     )
 
 

@@ -137,6 +137,7 @@ class LaunchVehicle:
     counts: str  # parts, thrusters, sensors, lights: for the summary line
     firmware: str = ''  # with an autopilot: the SITL program (ardusub, ardurover)
     defaults: str = ''  # and ArduPilot's defaults file for it (sub.parm, rover.parm)
+    thrusters: int = 0  # how many: the allocator is started for one or more
 
     def to_data(self) -> dict:
         return asdict(self)
@@ -162,6 +163,7 @@ class LaunchVehicle:
               and math.isfinite(vehicle.spawn_z)
               and vehicle.firmware in ('', 'ardusub', 'ardurover')
               and vehicle.defaults in ('', 'sub.parm', 'rover.parm')
+              and type(vehicle.thrusters) is int and vehicle.thrusters >= 0
               and isinstance(vehicle.artefacts, dict)
               and set(vehicle.artefacts) <= LAUNCH_ARTEFACTS
               and {URDF_FILE, BRIDGE_FILE} <= set(vehicle.artefacts)
@@ -213,6 +215,9 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     ]
     nodes += [NodeSpec('bluerobotics_parts', c.executable, f'{c.instance}_{c.executable}', name,
                        parameters=c.parameters) for c in vehicle.converters]
+    if args['allocator'] and autopilot is None and vehicle.thrusters:
+        nodes.append(NodeSpec('bluerobotics_parts', 'thrust_allocator', 'thrust_allocator', name,
+                              parameters={'description': str(urdf_file)}))
     if args['rviz']:
         nodes.append(_rviz(name, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
@@ -297,7 +302,7 @@ def build_vehicle(args: dict) -> tuple:
     frame = result.autopilot.frame if result.autopilot is not None else None
     vehicle = LaunchVehicle(result.name, artefacts, made.identity, converters, spawn_z(result),
                             counts, frame.firmware if frame else '',
-                            frame.defaults if frame else '')
+                            frame.defaults if frame else '', len(names.thrusters))
     return vehicle, made.files_read
 
 

@@ -123,7 +123,7 @@ def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypat
     assert nodes(actions) == sorted([
         ('robot_state_publisher', 'robot_state_publisher'), ('ros_gz_sim', 'create'),
         ('ros_gz_bridge', 'parameter_bridge'), ('bluerobotics_parts', 'scan_to_range'),
-        ('rviz2', 'rviz2')])
+        ('bluerobotics_parts', 'thrust_allocator'), ('rviz2', 'rviz2')])
     assert isinstance(actions[-1], LogInfo)
     assert (tmp_path / 'bluerobotics_parts' / 'walked' / 'robot_description.urdf').is_file()
 

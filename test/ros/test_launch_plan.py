@@ -55,7 +55,8 @@ def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_arguments.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
                            'use_sim_time', 'gazebo', 'gz_release', 'current', 'autopilot',
-                           'autopilot_instance', 'ardupilot_bin', 'ardupilot_defaults']
+                           'autopilot_instance', 'ardupilot_bin', 'ardupilot_defaults',
+                           'allocator']
     assert table['current'].default == ''  # still water (gazebo/test_composition.py: the rest)
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table['config'].default) == paths.default_config()
@@ -88,7 +89,7 @@ def test_the_enumerated_and_boolean_arguments_have_choices():
     assert choices == {'gui': ('true', 'false'), 'rviz': ('true', 'false'),
                        'use_sim_time': ('true', 'false'), 'gazebo': ('auto', 'true', 'false'),
                        'gz_release': ('harmonic', 'ionic', 'jetty'),
-                       'autopilot': ('none', 'ardupilot')}
+                       'autopilot': ('none', 'ardupilot'), 'allocator': ('true', 'false')}
     assert all(a.default in a.choices for a in launch_arguments.ARGUMENTS if a.choices)
 
 
@@ -451,3 +452,13 @@ def test_the_display_plan_refuses_a_bad_config_and_writes_nothing(tmp_path):
     with pytest.raises(BlueRoboticsPartsError, match='motor_port'):
         launch_plan.display_plan({'config': str(config)}, {'ROS_HOME': str(tmp_path / 'ros')})
     assert not (tmp_path / 'ros').exists()
+
+
+def test_the_thrust_allocator_drives_the_vehicle_unless_an_autopilot_does(tmp_path, default):
+    _, plan = default
+    (allocator,) = nodes_by_executable(plan)['thrust_allocator']
+    assert (allocator.package, allocator.namespace, allocator.name) == (
+        'bluerobotics_parts', 'blueboat', 'thrust_allocator')
+    assert allocator.parameters == {'description': str(plan.urdf_file)}
+    off = make_plan(tmp_path / 'off', allocator='false')
+    assert 'thrust_allocator' not in nodes_by_executable(off)

@@ -260,10 +260,17 @@ def _this_checkout(prefix: Path) -> None:
     (share / 'launch').mkdir()  # ros2 launch walks the share folder without following links
     for launch_file in (REPO / 'launch').glob('*.launch.py'):
         (share / 'launch' / launch_file.name).symlink_to(launch_file)
-    for program, module in (('scan_to_range', 'ros.range_node'),
-                            ('pose_to_pressure', 'ros.pressure_node')):
+    for program, module in _node_scripts():
         _script(prefix / 'lib' / PACKAGE / program,
-                f'#!/bin/sh\nexec {sys.executable} -m {PACKAGE}.{module} "$@"\n')
+                f'#!/bin/sh\nexec {sys.executable} -m {module} "$@"\n')
+
+
+def _node_scripts() -> list:
+    """Return (program, module) of each ROS node setup.py installs: the console scripts of ros/."""
+    found = re.findall(r"'([\w-]+) = (bluerobotics_parts\.ros\.[\w.]+):main'",
+                       (REPO / 'setup.py').read_text(encoding='utf-8'))
+    assert found, 'setup.py names no node under bluerobotics_parts.ros'
+    return found
 
 
 def _ros_gz_sim(prefix: Path, gz_sim_launch: Path) -> None:

@@ -1,0 +1,125 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Thrust allocation: the thrust of each propeller for a body wrench, from the record's geometry.
+
+The wrench is in the root link's frame about its origin (REP 103 axes, as a
+geometry_msgs/Wrench in frame base_link): each propeller adds its joint axis as force and the
+moment of that force about the origin (thrusters.py, Gazebo's geometry). The axes the
+propellers can act on are found from the matrix (the BlueBoat: surge and yaw); the others are
+dropped. Within them the thrusts are the weighted least-squares solution (weights the
+inverse square of each propeller's forward limit, so the strong ones carry more), and a
+command they cannot meet within their asymmetric limits is scaled down as a whole, keeping
+its direction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy
+
+from .thrusters import effects
+
+#: The wrench's components, in geometry_msgs/Wrench order.
+AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')
+UNITS = ('N', 'N', 'N', 'N m', 'N m', 'N m')
+RANK_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """The thrusts for one wrench, and what became of the wrench."""
+
+    thrusts: dict  # propeller instance -> N
+    scale: float  # 1 when met; below 1 when every component was scaled down to fit
+    dropped: tuple  # axes asked for that no propeller acts on
+
+
+class Allocator:
+    """Everything a vehicle's propellers can do as a wrench, and the thrusts for one."""
+
+    def __init__(self, vehicle, limits: dict):
+        """``limits``: instance -> propulsion.ThrustLimits (the installed ones Gazebo uses)."""
+        found = effects(vehicle, about=(0.0, 0.0, 0.0))
+        self.names = tuple(name for name in found if name in limits)
+        self.matrix = numpy.array([found[n].force + found[n].moment for n in self.names]).T \
+            if self.names else numpy.zeros((6, 0))
+        self.maximum = numpy.array([limits[n].maximum for n in self.names])
+        self.minimum = numpy.array([limits[n].minimum for n in self.names])
+        self.axes = _independent_rows(self.matrix)
+        rows = self.matrix[list(self.axes)]
+        weights = numpy.array([1.0 / max(abs(m), 1e-9) ** 2 for m in self.maximum])
+        inverse_w = numpy.diag(1.0 / weights) if len(weights) else numpy.zeros((0, 0))
+        self.solver = inverse_w @ rows.T @ numpy.linalg.inv(rows @ inverse_w @ rows.T) \
+            if self.axes else numpy.zeros((len(self.names), 0))
+
+    @property
+    def axis_names(self) -> tuple:
+        """Return the axes the propellers act on, by name."""
+        return tuple(AXES[a] for a in self.axes)
+
+    def allocate(self, wrench) -> Allocation:
+        """Return the thrusts for a wrench (six numbers, geometry_msgs/Wrench order)."""
+        wrench = numpy.asarray(wrench, dtype=float)
+        dropped = tuple(AXES[a] for a in range(6) if a not in self.axes and wrench[a] != 0)
+        thrusts = self.solver @ wrench[list(self.axes)] if self.axes else \
+            numpy.zeros(len(self.names))
+        scale = _fitting_scale(thrusts, self.maximum, self.minimum)
+        return Allocation(dict(zip(self.names, (thrusts * scale).tolist())), scale, dropped)
+
+    def wrench_of(self, thrusts: dict) -> numpy.ndarray:
+        """Return the wrench the thrusts make (the same geometry), about the origin."""
+        return self.matrix @ numpy.array([thrusts.get(n, 0.0) for n in self.names])
+
+    def largest(self, axis: int, sign: float) -> float:
+        """Return the largest wrench component along one axis and direction (0 if none)."""
+        if axis not in self.axes:
+            return 0.0
+        unit = numpy.zeros(6)
+        unit[axis] = sign
+        thrusts = self.solver @ unit[list(self.axes)]
+        return _fitting_scale(thrusts, self.maximum, self.minimum, limit=numpy.inf)
+
+    def effort(self, fractions) -> numpy.ndarray:
+        """
+        Return the wrench for six efforts in [-1, 1]: each a fraction of that axis's largest.
+
+        How ``cmd_vel`` drives a vehicle: teleop_twist_keyboard's 1.0 is full ahead.
+        """
+        fractions = numpy.clip(numpy.asarray(fractions, dtype=float), -1.0, 1.0)
+        return numpy.array([f * self.largest(a, 1.0 if f >= 0 else -1.0)
+                            for a, f in enumerate(fractions)])
+
+
+def _independent_rows(matrix: numpy.ndarray) -> tuple:
+    """Return the rows that add to the rank, in order: the axes the columns can act on."""
+    chosen: list = []
+    for row in range(matrix.shape[0]):
+        trial = matrix[chosen + [row]]
+        if trial.size and numpy.linalg.matrix_rank(trial, tol=RANK_TOLERANCE) == len(chosen) + 1:
+            chosen.append(row)
+    return tuple(chosen)
+
+
+def _fitting_scale(thrusts, maximum, minimum, limit: float = 1.0) -> float:
+    """Return the largest factor (at most ``limit``) that keeps every thrust within its limits."""
+    scale = limit
+    for thrust, high, low in zip(thrusts, maximum, minimum):
+        if thrust > 1e-12:
+            scale = min(scale, high / thrust)
+        elif thrust < -1e-12:
+            scale = min(scale, low / thrust)
+    return float(scale) if numpy.isfinite(scale) else 0.0

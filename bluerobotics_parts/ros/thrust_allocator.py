@@ -1,0 +1,144 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``thrust_allocator``: drive any assembled vehicle with a wrench or a twist.
+
+It reads the built URDF (``description``: a file), allocates each ``cmd_wrench``
+(geometry_msgs/Wrench, N and N m in the base link about its origin) or ``cmd_vel``
+(geometry_msgs/Twist read as effort: each component a fraction of the largest wrench on that
+axis, so teleop_twist_keyboard and teleop_twist_joy drive it) to the propellers
+(physics/allocation.py), and publishes each thrust on the vehicle's
+``/<vehicle>/<instance>/thrust`` (std_msgs/Float64, N). Ends cleanly on SIGINT and SIGTERM
+(node_runner.py); rclpy is imported inside functions, so the module imports without ROS.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+import sys
+
+from .node_runner import parameters, run
+from ..errors import BlueRoboticsPartsError
+
+NODE_NAME = 'thrust_allocator'
+PARAMETERS = {  # name -> default
+    'description': '',  # the built URDF file (robot_description.urdf)
+    'wrench_topic': 'cmd_wrench',
+    'twist_topic': 'cmd_vel',
+}
+
+
+class AllocatorError(BlueRoboticsPartsError):
+    """The allocator cannot start: no description, or one without propellers."""
+
+
+def vehicle_allocation(description: str):
+    """
+    Return (the Allocator of a built URDF file, instance -> its ROS thrust topic).
+
+    The same record, part files and names as the build (model/topics.py), so the thrusts go
+    where the bridge takes them to Gazebo.
+    """
+    from ..assembly import catalogue as part_catalogue
+    from ..assembly.record import parse_urdf, read, read_urdf_file
+    from ..model.topics import vehicle_topics
+    from ..model.vehicle import Vehicle
+    from ..physics import propulsion
+    from ..physics.allocation import Allocator
+
+    if not description:
+        raise AllocatorError('thrust_allocator needs the parameter description: the built URDF '
+                             '(e.g. -p description:=out/blueboat/robot_description.urdf)')
+    path = Path(description)
+    text = read_urdf_file(path)
+    record = read(parse_urdf(text), path.absolute().parent)
+    catalogue = part_catalogue.catalogue([file for _, file in record.part_files])
+    names = vehicle_topics(record, catalogue)
+    limits = propulsion.thrust_limits(record, catalogue)
+    allocator = Allocator(Vehicle.from_urdf(text), limits)
+    if not allocator.names:
+        raise AllocatorError(f'{path}: the vehicle {record.robot_name} has no propeller to '
+                             'drive')
+    return allocator, {t.instance: t.ros_topic for t in names.thrusters}
+
+
+def make_node(parameter_overrides=()):
+    """
+    Return the rclpy node (rclpy must be initialised).
+
+    ``parameter_overrides`` (rclpy Parameters) stand in for --ros-args::
+
+        description    the built URDF file, e.g. out/blueboat/robot_description.urdf
+        wrench_topic   geometry_msgs/Wrench to follow (default cmd_wrench, in its namespace)
+        twist_topic    geometry_msgs/Twist read as effort (default cmd_vel)
+    """
+    from geometry_msgs.msg import Twist, Wrench
+    from rclpy.node import Node
+    from rclpy.qos import QoSProfile
+    from std_msgs.msg import Float64
+
+    class ThrustAllocator(Node):
+        """Turns each wrench or twist into the propellers' thrusts."""
+
+        def __init__(self):
+            super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
+            value = parameters(self, PARAMETERS)
+            self.allocator, topics = vehicle_allocation(str(value('description')))
+            profile = QoSProfile(depth=10)
+            self.publishers_ = {name: self.create_publisher(Float64, topics[name], profile)
+                                for name in self.allocator.names}
+            self.create_subscription(Wrench, str(value('wrench_topic')), self.on_wrench,
+                                     profile)
+            self.create_subscription(Twist, str(value('twist_topic')), self.on_twist, profile)
+            self.warned: set = set()
+            self.get_logger().info(
+                f"wrench and twist -> {', '.join(p.topic_name for p in self.publishers_.values())}"
+                f" (N); the propellers act on {', '.join(self.allocator.axis_names)}")
+
+        def on_wrench(self, message: Wrench) -> None:
+            self.publish(self.allocator.allocate(_components(message.force, message.torque)))
+
+        def on_twist(self, message: Twist) -> None:
+            wrench = self.allocator.effort(_components(message.linear, message.angular))
+            self.publish(self.allocator.allocate(wrench))
+
+        def publish(self, allocation) -> None:
+            if allocation.dropped and allocation.dropped not in self.warned:
+                self.warned.add(allocation.dropped)
+                self.get_logger().warning(
+                    f"no propeller acts on {', '.join(allocation.dropped)}: that part of the "
+                    'command is dropped')
+            if allocation.scale < 1.0:
+                self.get_logger().warning(
+                    f'the command is beyond the propellers: scaled down to '
+                    f'{100 * allocation.scale:.0f}% (same direction)', throttle_duration_sec=2.0)
+            for name, thrust in allocation.thrusts.items():
+                self.publishers_[name].publish(Float64(data=float(thrust)))
+
+    return ThrustAllocator()
+
+
+def _components(linear, angular) -> tuple:
+    return (linear.x, linear.y, linear.z, angular.x, angular.y, angular.z)
+
+
+def main(argv=None) -> int:
+    """Run the console script ``thrust_allocator`` (``ros2 run bluerobotics_parts ...``)."""
+    return run(NODE_NAME, make_node, BlueRoboticsPartsError, argv,
+               needs='rclpy, geometry_msgs and std_msgs')
+
+
+if __name__ == '__main__':
+    sys.exit(main())

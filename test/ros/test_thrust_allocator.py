@@ -1,0 +1,151 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+thrust_allocator with a real rclpy: wrench and twist in, thrusts out (issue 21).
+
+The allocation itself is checked against an independent computation in
+test/physics/test_allocation.py; here the node reads a built URDF, and its messages go where
+the bridge takes them to Gazebo.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from bluerobotics_parts.build import build_gazebo
+from conftest import CONFIG_DIR, REPO
+import pytest
+import ros_support
+
+
+@pytest.fixture(scope='module')
+def built(tmp_path_factory):
+    """Return the robot_description.urdf of the shipped BlueBoat and BlueROV2."""
+    folder = tmp_path_factory.mktemp('built')
+    paths = {}
+    for config in ('blueboat.yaml', 'bluerov2.yaml'):
+        path = folder / config.replace('.yaml', '.urdf')
+        path.write_text(build_gazebo(CONFIG_DIR / config).urdf, encoding='utf-8')
+        paths[config] = path
+    return paths
+
+
+def exchange(ros, description, message, topics):
+    """Publish ``message`` until every thrust topic has answered; return topic -> N."""
+    from bluerobotics_parts.ros import thrust_allocator
+    from geometry_msgs.msg import Twist, Wrench
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import Parameter
+    from rclpy.qos import QoSProfile
+    from std_msgs.msg import Float64
+
+    node = thrust_allocator.make_node([Parameter('description', value=str(description))])
+    probe = ros.create_node('allocation_probe')
+    received = {}
+    for topic in topics:
+        probe.create_subscription(Float64, topic,
+                                  lambda m, t=topic: received.__setitem__(t, m.data),
+                                  QoSProfile(depth=10))
+    kind, topic = (Wrench, 'cmd_wrench') if isinstance(message, Wrench) else (Twist, 'cmd_vel')
+    publisher = probe.create_publisher(kind, topic, QoSProfile(depth=10))
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    executor.add_node(probe)
+    deadline = time.monotonic() + 10.0
+    while len(received) < len(topics) and time.monotonic() < deadline:
+        publisher.publish(message)
+        executor.spin_once(timeout_sec=0.05)
+    executor.shutdown()
+    node.destroy_node()
+    probe.destroy_node()
+    assert len(received) == len(topics), f'answered: {sorted(received)}'
+    return received
+
+
+def wrench(force=(0.0, 0.0, 0.0), torque=(0.0, 0.0, 0.0)):
+    from geometry_msgs.msg import Vector3, Wrench
+
+    return Wrench(force=Vector3(x=force[0], y=force[1], z=force[2]),
+                  torque=Vector3(x=torque[0], y=torque[1], z=torque[2]))
+
+
+MOTORS = ['/blueboat/motor_port/thrust', '/blueboat/motor_stbd/thrust']
+ROV = [f'/bluerov2/thruster_{n}/thrust' for n in range(1, 7)]
+
+
+def test_the_boat_shares_a_surge_and_splits_a_yaw(ros, built):
+    ahead = exchange(ros, built['blueboat.yaml'], wrench(force=(20.0, 0.0, 0.0)), MOTORS)
+    assert ahead == {MOTORS[0]: pytest.approx(10.0), MOTORS[1]: pytest.approx(10.0)}
+    turn = exchange(ros, built['blueboat.yaml'], wrench(torque=(0.0, 0.0, 5.0)), MOTORS)
+    assert turn[MOTORS[0]] == pytest.approx(-turn[MOTORS[1]]) and turn[MOTORS[1]] > 0
+
+
+def test_the_rov_pushes_ahead_and_down_as_asked(ros, built):
+    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+
+    allocator, _ = vehicle_allocation(str(built['bluerov2.yaml']))
+    ahead = exchange(ros, built['bluerov2.yaml'], wrench(force=(20.0, 0.0, 0.0)), ROV)
+    made = allocator.wrench_of({f'thruster_{n}': ahead[ROV[n - 1]] for n in range(1, 7)})
+    assert made[0] == pytest.approx(20.0) and max(abs(v) for v in made[1:3]) < 1.0
+    down = exchange(ros, built['bluerov2.yaml'], wrench(force=(0.0, 0.0, -20.0)), ROV)
+    assert down[ROV[4]] == pytest.approx(10.0) and down[ROV[5]] == pytest.approx(10.0)
+    assert all(abs(down[topic]) < 1e-9 for topic in ROV[:4])  # the verticals carry it
+
+
+def test_a_full_twist_gives_the_largest_surge(ros, built):
+    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from geometry_msgs.msg import Twist, Vector3
+
+    allocator, _ = vehicle_allocation(str(built['blueboat.yaml']))
+    full = exchange(ros, built['blueboat.yaml'], Twist(linear=Vector3(x=1.0)), MOTORS)
+    assert sum(full.values()) == pytest.approx(allocator.largest(0, 1.0))
+    assert full[MOTORS[0]] == pytest.approx(40.2, abs=0.05)  # the installed limit
+
+
+def test_without_a_description_it_says_what_to_give(ros):
+    from bluerobotics_parts.ros import thrust_allocator
+
+    with pytest.raises(thrust_allocator.AllocatorError, match='-p description:='):
+        thrust_allocator.make_node()
+
+
+def test_sigint_and_sigterm_end_it_cleanly(tmp_path, built):
+    ros_support.require_rclpy()
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        log_path = tmp_path / f'node_{stop}.log'
+        env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+                   ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path),
+                   PYTHONUNBUFFERED='1')
+        with open(log_path, 'w+', encoding='utf-8') as log:
+            process = subprocess.Popen(
+                [sys.executable, '-m', 'bluerobotics_parts.ros.thrust_allocator', '--ros-args',
+                 '-r', '__ns:=/blueboat', '-p', f"description:={built['blueboat.yaml']}"],
+                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL)
+            deadline = time.monotonic() + 30
+            while 'wrench and twist ->' not in log_path.read_text(encoding='utf-8'):
+                assert process.poll() is None and time.monotonic() < deadline, \
+                    log_path.read_text(encoding='utf-8')
+                time.sleep(0.05)
+            process.send_signal(stop)
+            code = process.wait(timeout=30)
+        text = log_path.read_text(encoding='utf-8')
+        assert code == 0, text
+        assert 'Traceback' not in text and '/blueboat/motor_port/thrust' in text
