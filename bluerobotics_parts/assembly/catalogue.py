@@ -64,6 +64,7 @@ class Propeller:
     thrust_coefficient: float  # Kt, the magnitude the part data gives
     max_rpm: float | None = None
     rotor: str | None = None  # the part's continuous frame that turns; None: the whole part
+    thrust_curve: str | None = None  # its maker's curve (physics/thrust_curves.py), if known
 
     def joint(self, instance: str) -> str:
         """
@@ -151,7 +152,7 @@ class PartType:
                          min_thrust=float(data['min_thrust']),
                          thrust_coefficient=float(data['thrust_coefficient']),
                          max_rpm=float(data['max_rpm']) if 'max_rpm' in data else None,
-                         rotor=data.get('rotor'))
+                         rotor=data.get('rotor'), thrust_curve=data.get('thrust_curve'))
 
     @property
     def sensor_sections(self) -> dict[str, dict]:
@@ -163,6 +164,14 @@ class PartType:
         return {section: {key: value for key, value in self.data[section].items()
                           if not is_annotation(key)}
                 for section in SECTIONS if isinstance(self.data.get(section), dict)}
+
+    @property
+    def battery(self) -> dict | None:
+        """Return the battery pack the part is or carries (voltage V, capacity Ah), if any."""
+        data = self.data.get('battery')
+        return {key: float(value) for key, value in data.items()
+                if key in ('voltage', 'capacity', 'full_voltage', 'empty_voltage')} \
+            if isinstance(data, dict) else None
 
     @property
     def autopilot_frame(self) -> str | None:

@@ -32,7 +32,7 @@ from ..assembly.pipeline import resolve_config
 from ..errors import AssemblyError
 from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
-from ..physics import allocation, hydrostatics, manoeuvring, propulsion, stability
+from ..physics import allocation, hydrostatics, manoeuvring, power, propulsion, stability
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
@@ -52,6 +52,8 @@ class Info:
     body: object = None  # manoeuvring.Body, None without Hydrodynamics coefficients
     runs: tuple = ()  # manoeuvring.Run ahead and astern from rest
     allocator: object = None  # allocation.Allocator of its propellers, None without any
+    battery: object = None  # power.Battery, None when no part declares one
+    endurance: tuple = ()  # power.Endurance at cruise and full ahead
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
@@ -70,9 +72,35 @@ def vehicle_info(config, name: str | None = None) -> Info:
     runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if body is not None and body.thrusters else ()
     allocator = allocation.Allocator(vehicle, limits) if limits else None
+    battery = power.vehicle_battery(resolved.record, catalogue)
+    endurance = _endurance(battery, power.Throttles(resolved.record, catalogue, limits),
+                           allocator, performance, coefficients)
     return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
                 limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
-                body, runs, allocator)
+                body, runs, allocator, battery, endurance)
+
+
+def _endurance(battery, throttles, allocator, performance, coefficients) -> tuple:
+    """
+    Return the draw at cruise and at full ahead, and how long the battery gives it.
+
+    Cruise is half the top speed: the surge force that balances the damping there (the
+    Hydrodynamics coefficients, as the top speed). Full ahead is the largest surge the
+    allocator gives. The propellers' thrusts are the allocator's for that surge alone.
+    """
+    if battery is None or allocator is None or 0 not in allocator.axes or \
+            set(allocator.names) - set(throttles.curves):
+        return ()
+    states = []
+    if performance is not None and performance.forward_speed:
+        speed = performance.forward_speed / 2
+        drag = -coefficients.get('xU', 0.0) * speed - coefficients.get('xUabsU', 0.0) * speed ** 2
+        states.append((f'cruise, half the top speed ({speed:.2f} m/s)', drag))
+    states.append(('full ahead', allocator.largest(0, 1.0)))
+    states = [(f'{label}: {surge:.1f} N of surge', surge) for label, surge in states]
+    return tuple(power.endurance(battery, throttles, label,
+                                 allocator.allocate([surge, 0, 0, 0, 0, 0]).thrusts)
+                 for label, surge in states)
 
 
 def _autopilot(resolved, vehicle, catalogue):
@@ -149,6 +177,7 @@ def info_text(info: Info) -> str:
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
         lines += _run_lines(info.body, info.runs)
     lines += _allocation_lines(info.allocator, info.root_link)
+    lines += _endurance_lines(info.battery, info.endurance)
     lines += _autopilot_lines(info.autopilot)
     return '\n'.join(lines) + '\n'
 
@@ -169,6 +198,23 @@ def _allocation_lines(allocator, root: str) -> list:
     lines.append('  largest: ' + ', '.join(
         f'{allocation.AXES[a]} +{allocator.largest(a, 1.0):.1f} / '
         f'-{allocator.largest(a, -1.0):.1f} {allocation.UNITS[a]}' for a in allocator.axes))
+    return lines
+
+
+def _endurance_lines(battery, endurance) -> list:
+    """Return the battery and the propellers' draw at cruise and full ahead."""
+    if battery is None:
+        return ['', 'battery: none declared (a part with battery:); thrust curves read at '
+                f'{power.NO_BATTERY_VOLTAGE:g} V']
+    lines = ['', f'battery: {battery.packs} x {battery.voltage:g} V, {battery.capacity:g} Ah in '
+             f'all ({battery.energy:.0f} Wh); thrust curves read at {battery.voltage:g} V']
+    for state in endurance:
+        hours = 'no draw' if state.hours is None else f'{state.hours:.1f} h'
+        lines.append(f'  {state.label} -> {state.current:.1f} A, '
+                     f'{state.current * battery.voltage:.0f} W -> {hours}')
+    if endurance:
+        lines.append('  (the propellers alone, from their curves; electronics, lights and the '
+                     "pack's voltage sag left out)")
     return lines
 
 

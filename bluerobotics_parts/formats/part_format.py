@@ -39,8 +39,11 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'hydrostatics',
-             'hydrodynamics', 'installed_thrust', 'autopilot') + tuple(SENSOR_KINDS)
+             'hydrodynamics', 'installed_thrust', 'autopilot', 'battery') + tuple(SENSOR_KINDS)
 ROTATIONS = ('cw', 'ccw')
+#: The shipped thrust curves (urdf/thrust_curves/<name>.yaml; physics/thrust_curves.py reads
+#: them, test/physics/test_thrust_curves.py keeps this list equal to the folder).
+THRUST_CURVES = ('m200_weedless', 't200')
 # gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
 # quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
 HYDRODYNAMICS_NAME = re.compile(r'^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$')
@@ -98,11 +101,21 @@ PROPELLER_FIELDS = {
     'max_rpm': _POSITIVE.described('rpm at max_thrust'),
     'thrust_coefficient': _POSITIVE.described('Kt, the magnitude'),
     'rotor': kinds.string().described('the continuous frame that turns; without it the whole '
-                                      'part turns, on its slot')}
+                                      'part turns, on its slot'),
+    'thrust_curve': kinds.choice(THRUST_CURVES).described(
+        "the maker's curve: throttle to newtons and amperes by voltage "
+        '(urdf/thrust_curves/<name>.yaml)')}
 PROPELLER_REQUIRED = ('rotation', 'diameter', 'max_thrust', 'min_thrust', 'thrust_coefficient')
 INSTALLED_THRUST_FIELDS = {'fraction': _POSITIVE.described(
     'installed thrust over the bench figure, in (0, 2]')}
 INSTALLED_THRUST_REQUIRED = ('fraction',)
+#: A battery pack the part is or carries: what the thrust curves are read at, and endurance.
+BATTERY_FIELDS = {'voltage': _POSITIVE.described('V, nominal'),
+                  'capacity': _POSITIVE.described('Ah'),
+                  'full_voltage': _POSITIVE.described('V, charged'),
+                  'empty_voltage': _POSITIVE.described('V, discharged')}
+BATTERY_REQUIRED = ('voltage', 'capacity')
+BATTERY_KEYS = tuple(BATTERY_FIELDS)
 #: A base part's published figures the checks compare with, and where a launch spawns it.
 HYDROSTATICS_FIELDS = {
     'freeboard': _POSITIVE.described('m, published, at the published load'),
@@ -345,6 +358,16 @@ class _Checker:
                 continue
             self.number(path + (key,), value, f'hydrodynamics {key}')
 
+    def battery(self, data, frames) -> None:
+        """Check a ``battery`` section: nominal voltage and capacity, its range in order."""
+        if not self.section('battery', data, BATTERY_FIELDS, BATTERY_REQUIRED):
+            return
+        order = [(key, self.valid(data, key)) for key in ('empty_voltage', 'voltage',
+                                                          'full_voltage') if key in data]
+        for (low_key, low), (high_key, high) in zip(order, order[1:]):
+            if low is not None and high is not None and not low < high:
+                self.problem(('battery', low_key), f'battery {low_key} must be below {high_key}')
+
     def installed_thrust(self, data, frames) -> None:
         """
         Check a base part's ``installed_thrust: fraction``.
@@ -520,6 +543,7 @@ SECTION_CHECKS = {
     'propeller': _Checker.propeller,
     'hydrodynamics': _Checker.hydrodynamics,
     'installed_thrust': _Checker.installed_thrust,
+    'battery': _Checker.battery,
     'hydrostatics': lambda checker, data, frames: checker.section(
         'hydrostatics', data, HYDROSTATICS_FIELDS, ()),
     'autopilot': lambda checker, data, frames: checker.section(

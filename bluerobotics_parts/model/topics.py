@@ -45,6 +45,7 @@ class ThrusterTopics:
     topic: str  # the Thruster system's <topic>, relative: "<instance>/thrust"
     gz_topic: str  # what gz makes of them: "/<namespace>/<topic>"
     ros_topic: str
+    throttle_topic: str  # ROS only, the allocator's: "/<namespace>/<instance>/throttle"
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,8 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     ROS namespace. The names (gz -> ROS where bridged):
 
         thrust command   /<name>/<instance>/thrust          ROS and gz (std_msgs/Float64, N)
+        throttle         /<name>/<instance>/throttle        ROS only (Float64, -1 to 1: the
+                         thrust_allocator turns it into thrust with the part's curve)
         echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
                          (PointCloud2: the whole cone; gz's LaserScan on
                          /<name>/<instance>/scan is not bridged: ros_gz would keep one row of
@@ -141,7 +144,8 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
             gz_topic = f'/{name}/{topic}'
             thrusters.append(ThrusterTopics(part.name, part.type,
                                             data.propeller.joint(part.name), name,
-                                            topic, gz_topic, gz_topic))
+                                            topic, gz_topic, gz_topic,
+                                            f'/{name}/{part.name}/throttle'))
     root = record.base.name
     sensors = sensors_of(name, record, catalogue)
     return VehicleTopics(

@@ -37,6 +37,7 @@ from ..files import inputs
 from ..formats.config import check_vehicle_name
 from ..gazebo import composition as gazebo
 
+TELEOP_CHOICES = ('none', 'joy')
 BOOLEAN_CHOICES = ('true', 'false')
 GAZEBO_CHOICES = ('auto', 'true', 'false')
 AUTOPILOT_CHOICES = ('none', 'ardupilot')
@@ -106,6 +107,9 @@ def _vehicle_arguments() -> tuple:
         Argument('allocator', 'true', 'Start thrust_allocator: /<name>/cmd_wrench (Wrench) and '
                  '/<name>/cmd_vel (Twist, as effort) drive the thrusters (not with an autopilot)',
                  'choice', BOOLEAN_CHOICES),
+        Argument('teleop', 'none', "joy: start joy's game_controller_node and teleop_twist_joy "
+                 'with config/teleop/gamepad.yaml, driving /<name>/cmd_vel (needs the '
+                 'allocator)', 'choice', TELEOP_CHOICES),
     )
 
 

@@ -31,18 +31,22 @@ import re
 import shlex
 import sys
 
+import yaml
+
 from . import gazebo_detection
 from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
 from .launch_artefacts import artefact_dir, write_artefacts
 from ..ardupilot import sitl
 from ..description import cache
+from ..errors import LaunchArgumentError
 from ..formats.config import name_problem
 from ..formats.sensor_kinds import KINDS
 from ..gazebo import added_mass
-from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
+from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, config_dir, GAZEBO_MODEL_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
 DISPLAY_RVIZ_FILE = 'display.rviz'
+GAMEPAD_FILE = 'teleop/gamepad.yaml'  # under config/: teleop_twist_joy's parameters
 #: The files a built vehicle gives the launch (a cache entry may hold no other).
 LAUNCH_ARTEFACTS = frozenset((URDF_FILE, BRIDGE_FILE, RVIZ_FILE, ARDUPILOT_FILE))
 IDENTITY = re.compile(r'sha256:[0-9a-f]{64}')
@@ -218,6 +222,7 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     if args['allocator'] and autopilot is None and vehicle.thrusters:
         nodes.append(NodeSpec('bluerobotics_parts', 'thrust_allocator', 'thrust_allocator', name,
                               parameters={'description': str(urdf_file)}))
+    nodes += _teleop(args, name, driven=any(n.executable == 'thrust_allocator' for n in nodes))
     if args['rviz']:
         nodes.append(_rviz(name, folder / RVIZ_FILE))
     gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
@@ -232,6 +237,26 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
                       world, gz_args, args['use_sim_time'], tuple(nodes), vehicle.identity,
                       summary, autopilot)
+
+
+def _teleop(args: dict, name: str, driven: bool) -> list:
+    """
+    Return the gamepad's nodes for ``teleop:=joy``, in the vehicle's namespace.
+
+    joy's game_controller_node publishes ``joy``, teleop_twist_joy reads it and publishes
+    ``cmd_vel`` (both relative, so ``/<name>/...``), which thrust_allocator reads as effort.
+    """
+    if args['teleop'] != 'joy':
+        return []
+    if not driven:
+        raise LaunchArgumentError(
+            'teleop:=joy drives /<name>/cmd_vel through thrust_allocator, which this launch '
+            'does not start (allocator:=false, autopilot:=ardupilot or no thrusters); with '
+            'ArduPilot, drive with QGroundControl or MAVProxy instead')
+    gamepad = yaml.safe_load((config_dir() / GAMEPAD_FILE).read_text(encoding='utf-8'))
+    return [NodeSpec('joy', 'game_controller_node', 'joy', name),
+            NodeSpec('teleop_twist_joy', 'teleop_node', 'teleop_twist_joy', name,
+                     parameters=gamepad)]
 
 
 def gazebo_model(urdf_text: str, convert=added_mass.gazebo_sdf) -> tuple:

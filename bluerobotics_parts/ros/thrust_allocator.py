@@ -20,7 +20,11 @@ It reads the built URDF (``description``: a file), allocates each ``cmd_wrench``
 (geometry_msgs/Twist read as effort: each component a fraction of the largest wrench on that
 axis, so teleop_twist_keyboard and teleop_twist_joy drive it) to the propellers
 (physics/allocation.py), and publishes each thrust on the vehicle's
-``/<vehicle>/<instance>/thrust`` (std_msgs/Float64, N). Ends cleanly on SIGINT and SIGTERM
+``/<vehicle>/<instance>/thrust`` (std_msgs/Float64, N), or with ``output:=throttle`` each
+throttle on ``/<vehicle>/<instance>/throttle`` (Float64, -1 to 1, through the part's thrust
+curve at ``voltage``: what an ESC takes). Each ``/<vehicle>/<instance>/throttle`` it hears it
+turns into that propeller's thrust with the same curve (physics/power.py), so a throttle drives
+the simulation as it drives the real thruster. Ends cleanly on SIGINT and SIGTERM
 (node_runner.py); rclpy is imported inside functions, so the module imports without ROS.
 """
 
@@ -37,19 +41,22 @@ PARAMETERS = {  # name -> default
     'description': '',  # the built URDF file (robot_description.urdf)
     'wrench_topic': 'cmd_wrench',
     'twist_topic': 'cmd_vel',
+    'output': 'thrust',  # or throttle
+    'voltage': 0.0,  # V the curves are read at; 0: the battery's nominal (16 V without one)
 }
+OUTPUTS = ('thrust', 'throttle')
 
 
 class AllocatorError(BlueRoboticsPartsError):
     """The allocator cannot start: no description, or one without propellers."""
 
 
-def vehicle_allocation(description: str):
+def vehicle_allocation(description: str, voltage: float = 0.0):
     """
-    Return (the Allocator of a built URDF file, instance -> its ROS thrust topic).
+    Return (the Allocator of a built URDF file, instance -> its ThrusterTopics, Throttles).
 
     The same record, part files and names as the build (model/topics.py), so the thrusts go
-    where the bridge takes them to Gazebo.
+    where the bridge takes them to Gazebo. ``voltage`` 0: the battery's.
     """
     from ..assembly import catalogue as part_catalogue
     from ..assembly.record import parse_urdf, read, read_urdf_file
@@ -57,6 +64,7 @@ def vehicle_allocation(description: str):
     from ..model.vehicle import Vehicle
     from ..physics import propulsion
     from ..physics.allocation import Allocator
+    from ..physics.power import Throttles
 
     if not description:
         raise AllocatorError('thrust_allocator needs the parameter description: the built URDF '
@@ -71,7 +79,8 @@ def vehicle_allocation(description: str):
     if not allocator.names:
         raise AllocatorError(f'{path}: the vehicle {record.robot_name} has no propeller to '
                              'drive')
-    return allocator, {t.instance: t.ros_topic for t in names.thrusters}
+    throttles = Throttles(record, catalogue, limits, voltage or None)
+    return allocator, {t.instance: t for t in names.thrusters}, throttles
 
 
 def make_node(parameter_overrides=()):
@@ -83,6 +92,8 @@ def make_node(parameter_overrides=()):
         description    the built URDF file, e.g. out/blueboat/robot_description.urdf
         wrench_topic   geometry_msgs/Wrench to follow (default cmd_wrench, in its namespace)
         twist_topic    geometry_msgs/Twist read as effort (default cmd_vel)
+        output         thrust (N on <instance>/thrust, default) or throttle (-1 to 1)
+        voltage        V the thrust curves are read at (default 0: the battery's nominal)
     """
     from geometry_msgs.msg import Twist, Wrench
     from rclpy.node import Node
@@ -95,17 +106,43 @@ def make_node(parameter_overrides=()):
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
             value = parameters(self, PARAMETERS)
-            self.allocator, topics = vehicle_allocation(str(value('description')))
+            self.output = str(value('output'))
+            if self.output not in OUTPUTS:
+                raise AllocatorError(f'thrust_allocator: output {self.output!r} is not one of '
+                                     f"{', '.join(OUTPUTS)}")
+            self.allocator, topics, self.throttles = vehicle_allocation(
+                str(value('description')), float(value('voltage')))
+            if self.output == 'throttle':
+                missing = [n for n in self.allocator.names if n not in self.throttles.curves]
+                if missing:
+                    raise AllocatorError('thrust_allocator: output throttle needs a thrust '
+                                         f"curve; the parts of {', '.join(missing)} have none "
+                                         '(propeller: thrust_curve)')
             profile = QoSProfile(depth=10)
-            self.publishers_ = {name: self.create_publisher(Float64, topics[name], profile)
-                                for name in self.allocator.names}
+            self.thrust_out = {name: self.create_publisher(Float64, topics[name].ros_topic,
+                                                           profile)
+                               for name in self.allocator.names}
+            self.throttle_out = {name: self.create_publisher(
+                Float64, topics[name].throttle_topic, profile)
+                for name in self.allocator.names if self.output == 'throttle'}
+            for name in self.throttles.curves:
+                self.create_subscription(Float64, topics[name].throttle_topic,
+                                         lambda message, name=name: self.on_throttle(
+                                             name, message), profile)
             self.create_subscription(Wrench, str(value('wrench_topic')), self.on_wrench,
                                      profile)
             self.create_subscription(Twist, str(value('twist_topic')), self.on_twist, profile)
             self.warned: set = set()
+            outputs = self.throttle_out if self.output == 'throttle' else self.thrust_out
             self.get_logger().info(
-                f"wrench and twist -> {', '.join(p.topic_name for p in self.publishers_.values())}"
-                f" (N); the propellers act on {', '.join(self.allocator.axis_names)}")
+                f"wrench and twist -> {', '.join(p.topic_name for p in outputs.values())}; the "
+                f"propellers act on {', '.join(self.allocator.axis_names)}; throttle -> thrust "
+                f"for {', '.join(self.throttles.curves) or 'none (no thrust curves)'} at "
+                f'{self.throttles.voltage:g} V')
+
+        def on_throttle(self, name: str, message: Float64) -> None:
+            self.thrust_out[name].publish(
+                Float64(data=float(self.throttles.thrust(name, message.data))))
 
         def on_wrench(self, message: Wrench) -> None:
             self.publish(self.allocator.allocate(_components(message.force, message.torque)))
@@ -125,7 +162,11 @@ def make_node(parameter_overrides=()):
                     f'the command is beyond the propellers: scaled down to '
                     f'{100 * allocation.scale:.0f}% (same direction)', throttle_duration_sec=2.0)
             for name, thrust in allocation.thrusts.items():
-                self.publishers_[name].publish(Float64(data=float(thrust)))
+                if self.output == 'throttle':
+                    self.throttle_out[name].publish(
+                        Float64(data=float(self.throttles.throttle(name, thrust))))
+                else:
+                    self.thrust_out[name].publish(Float64(data=float(thrust)))
 
     return ThrustAllocator()
 

@@ -164,3 +164,44 @@ def test_a_vehicle_gazebo_would_capsize_is_warned_about(tmp_path):
     text = info_text(info)
     assert 'warning: a negative GM: the vehicle does not stay upright in Gazebo' in text
     assert 'upright in still water' not in text
+
+
+def test_endurance_from_the_curves_by_hand(default):
+    """
+    Cruise: the damping at half the top speed; its current from the M200 curve at 14.8 V.
+
+    By hand: half of 3.0 m/s is 1.5 m/s, where xU u + xUabsU u^2 = 1.675 * 1.5 + 8.375 * 2.25
+    = 21.36 N: 10.68 N installed per motor, 14.67 N bench (fraction 0.7282).
+    """
+    from bluerobotics_parts.physics import thrust_curves
+
+    assert (default.battery.packs, default.battery.capacity) == (2, 36.0)
+    cruise, full = default.endurance
+    assert sum(cruise.thrusts.values()) == pytest.approx(21.36, abs=0.02)
+    curve = thrust_curves.load('m200_weedless')
+    each = curve.current(curve.throttle(10.68 / 0.7282, 14.8), 14.8)
+    assert cruise.current == pytest.approx(2 * each, rel=2e-3)
+    assert cruise.hours == pytest.approx(36.0 / (2 * each), rel=2e-3)
+    # full ahead asks for more than the M200 gives at 14.8 V: full throttle, its current
+    assert full.current == pytest.approx(2 * curve.current(1.0, 14.8))
+    text = info_text(default)
+    assert 'battery: 2 x 14.8 V, 36 Ah in all (533 Wh)' in text
+    assert f'-> {cruise.current:.1f} A' in text and f'{cruise.hours:.1f} h' in text
+
+
+def test_the_boat_at_1_m_s_lasts_about_what_its_datasheet_says(default):
+    """
+    The BlueBoat datasheet (v1.1, January 2025, as transcribed): 18 h at 1 m/s on two packs.
+
+    Ours counts the propellers alone, so it must last longer, but not much: the electronics
+    of a boat draw a few watts (NOTES.md, issue 21: 20.8 h here).
+    """
+    from bluerobotics_parts.physics import power
+    from bluerobotics_parts.assembly.pipeline import resolve_config
+
+    resolved = resolve_config(CONFIG_DIR / 'blueboat.yaml')
+    throttles = power.Throttles(resolved.record, resolved.catalogue(), default.limits)
+    drag = 1.675 * 1.0 + 8.375 * 1.0 ** 2
+    state = power.endurance(default.battery, throttles, '1 m/s',
+                            {'motor_port': drag / 2, 'motor_stbd': drag / 2})
+    assert 18.0 < state.hours < 18.0 * 1.25

@@ -56,7 +56,7 @@ def test_the_launch_arguments_and_their_defaults():
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
                            'use_sim_time', 'gazebo', 'gz_release', 'current', 'autopilot',
                            'autopilot_instance', 'ardupilot_bin', 'ardupilot_defaults',
-                           'allocator']
+                           'allocator', 'teleop']
     assert table['current'].default == ''  # still water (gazebo/test_composition.py: the rest)
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table['config'].default) == paths.default_config()
@@ -89,7 +89,8 @@ def test_the_enumerated_and_boolean_arguments_have_choices():
     assert choices == {'gui': ('true', 'false'), 'rviz': ('true', 'false'),
                        'use_sim_time': ('true', 'false'), 'gazebo': ('auto', 'true', 'false'),
                        'gz_release': ('harmonic', 'ionic', 'jetty'),
-                       'autopilot': ('none', 'ardupilot'), 'allocator': ('true', 'false')}
+                       'autopilot': ('none', 'ardupilot'), 'allocator': ('true', 'false'),
+                       'teleop': ('none', 'joy')}
     assert all(a.default in a.choices for a in launch_arguments.ARGUMENTS if a.choices)
 
 
@@ -462,3 +463,20 @@ def test_the_thrust_allocator_drives_the_vehicle_unless_an_autopilot_does(tmp_pa
     assert allocator.parameters == {'description': str(plan.urdf_file)}
     off = make_plan(tmp_path / 'off', allocator='false')
     assert 'thrust_allocator' not in nodes_by_executable(off)
+
+
+def test_teleop_joy_starts_a_gamepad_driving_the_vehicles_cmd_vel(tmp_path, default):
+    _, plan = default
+    assert not {'game_controller_node', 'teleop_node'} & set(nodes_by_executable(plan))
+    joy = make_plan(tmp_path / 'joy', teleop='joy')
+    found = nodes_by_executable(joy)
+    (pad,), (teleop,) = found['game_controller_node'], found['teleop_node']
+    assert (pad.package, pad.namespace) == ('joy', 'blueboat')
+    assert (teleop.package, teleop.namespace) == ('teleop_twist_joy', 'blueboat')
+    # relative joy and cmd_vel in the namespace: the allocator's /blueboat/cmd_vel
+    assert not pad.remappings and not teleop.remappings
+    assert teleop.parameters['axis_linear.x'] == 3  # game_controller_node's RIGHTY
+    assert teleop.parameters['axis_angular.yaw'] == 0  # LEFTX
+    assert teleop.parameters['scale_linear_turbo.x'] == 1.0  # full effort
+    with pytest.raises(LaunchArgumentError, match='teleop:=joy drives /<name>/cmd_vel'):
+        make_plan(tmp_path / 'no_allocator', teleop='joy', allocator='false')

@@ -47,8 +47,8 @@ def built(tmp_path_factory):
     return paths
 
 
-def exchange(ros, description, message, topics):
-    """Publish ``message`` until every thrust topic has answered; return topic -> N."""
+def exchange(ros, description, message, topics, parameters=(), to=None):
+    """Publish ``message`` (on ``to``) until every topic has answered; return topic -> value."""
     from bluerobotics_parts.ros import thrust_allocator
     from geometry_msgs.msg import Twist, Wrench
     from rclpy.executors import SingleThreadedExecutor
@@ -56,14 +56,16 @@ def exchange(ros, description, message, topics):
     from rclpy.qos import QoSProfile
     from std_msgs.msg import Float64
 
-    node = thrust_allocator.make_node([Parameter('description', value=str(description))])
+    node = thrust_allocator.make_node([Parameter('description', value=str(description))]
+                                      + [Parameter(k, value=v) for k, v in parameters])
     probe = ros.create_node('allocation_probe')
     received = {}
     for topic in topics:
         probe.create_subscription(Float64, topic,
                                   lambda m, t=topic: received.__setitem__(t, m.data),
                                   QoSProfile(depth=10))
-    kind, topic = (Wrench, 'cmd_wrench') if isinstance(message, Wrench) else (Twist, 'cmd_vel')
+    kind, topic = {Wrench: (Wrench, 'cmd_wrench'), Twist: (Twist, 'cmd_vel'),
+                   Float64: (Float64, to)}[type(message)]
     publisher = probe.create_publisher(kind, topic, QoSProfile(depth=10))
     executor = SingleThreadedExecutor()
     executor.add_node(node)
@@ -100,7 +102,7 @@ def test_the_boat_shares_a_surge_and_splits_a_yaw(ros, built):
 def test_the_rov_pushes_ahead_and_down_as_asked(ros, built):
     from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
 
-    allocator, _ = vehicle_allocation(str(built['bluerov2.yaml']))
+    allocator, _, _ = vehicle_allocation(str(built['bluerov2.yaml']))
     ahead = exchange(ros, built['bluerov2.yaml'], wrench(force=(20.0, 0.0, 0.0)), ROV)
     made = allocator.wrench_of({f'thruster_{n}': ahead[ROV[n - 1]] for n in range(1, 7)})
     assert made[0] == pytest.approx(20.0) and max(abs(v) for v in made[1:3]) < 1.0
@@ -113,10 +115,35 @@ def test_a_full_twist_gives_the_largest_surge(ros, built):
     from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
     from geometry_msgs.msg import Twist, Vector3
 
-    allocator, _ = vehicle_allocation(str(built['blueboat.yaml']))
+    allocator, _, _ = vehicle_allocation(str(built['blueboat.yaml']))
     full = exchange(ros, built['blueboat.yaml'], Twist(linear=Vector3(x=1.0)), MOTORS)
     assert sum(full.values()) == pytest.approx(allocator.largest(0, 1.0))
     assert full[MOTORS[0]] == pytest.approx(40.2, abs=0.05)  # the installed limit
+
+
+def test_a_throttle_drives_its_thruster_through_the_curve(ros, built):
+    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from std_msgs.msg import Float64
+
+    _, _, throttles = vehicle_allocation(str(built['blueboat.yaml']))
+    assert throttles.voltage == pytest.approx(14.8)  # the two packs' nominal voltage
+    for throttle in (0.5, -1.0, 0.05):  # 0.05 is inside the dead band: no thrust
+        out = exchange(ros, built['blueboat.yaml'], Float64(data=throttle), MOTORS[:1],
+                       to='/blueboat/motor_port/throttle')
+        assert out[MOTORS[0]] == pytest.approx(throttles.thrust('motor_port', throttle))
+    assert out[MOTORS[0]] == 0.0
+
+
+def test_its_output_can_be_throttle_for_the_same_curve(ros, built):
+    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+
+    _, _, throttles = vehicle_allocation(str(built['blueboat.yaml']), 16.0)
+    topics = [t.replace('/thrust', '/throttle') for t in MOTORS]
+    out = exchange(ros, built['blueboat.yaml'], wrench(force=(20.0, 0.0, 0.0)), topics,
+                   parameters=[('output', 'throttle'), ('voltage', 16.0)])
+    for topic, instance in zip(topics, ('motor_port', 'motor_stbd')):
+        assert 0.0 < out[topic] < 1.0
+        assert throttles.thrust(instance, out[topic]) == pytest.approx(10.0, rel=1e-3)
 
 
 def test_without_a_description_it_says_what_to_give(ros):
