@@ -35,6 +35,7 @@ from ..errors import did_you_mean, in_line_order, Problem, shown
 from ..formats import vectors
 from ..formats.config import (ADHOC_SLOT_KEYS, BASE_KEYS, Config, entry_label, PLACEMENT_KEYS,
                               PLACEMENT_REQUIRED, SLOT_ENTRY_KEYS, SLOT_JOINTS, TOP_KEYS)
+from ..formats.part_format import LIMITED_JOINTS, LIMITS_KEYS
 
 EXPANSION, CHECK, LOAD = 'expansion', 'check', 'load'
 #: What starts the message of a problem the xacro resolver also stops at (DESIGN.md: expansion
@@ -54,12 +55,14 @@ class Instance:
     type: str  # noqa: A003 (the part type, as the record names it)
     name: str
     parent: str  # the link its joint hangs from; '' for the base
-    joint: str  # 'fixed' or 'continuous'; '' for the base
+    joint: str  # 'fixed', 'continuous', 'revolute' or 'prismatic'; '' for the base
     xyz: str  # the joint origin as the URDF writes it
     rpy: str
     collision: bool  # False: its slot drops the occupant's collision geometry
     of: str = ''
     slot: str = ''
+    axis: str = ''  # a moving joint's axis when its slot gives one; '' the occupant's own
+    limit: tuple = ()  # a revolute or prismatic joint's (lower, upper, effort, velocity)
 
     @property
     def record(self) -> PartRecord:
@@ -81,8 +84,9 @@ class Mount:
     xyz: str
     rpy: str
     joint: str = 'fixed'
-    axis: str = ''  # written only for a joint that turns
+    axis: str = ''  # written only for a joint that moves
     inertial: dict | None = field(default=None, compare=False)
+    limit: tuple = ()  # a revolute or prismatic joint's (lower, upper, effort, velocity)
 
     @property
     def link(self) -> str:
@@ -214,6 +218,8 @@ class _Slot:
     joint: str
     collision: bool
     where: tuple  # what declares it, for messages: ('config', path) or ('part', part, name)
+    axis: str = ''  # a moving joint's axis, as written; '' the occupant's
+    limit: tuple = ()  # a revolute or prismatic joint's (lower, upper, effort, velocity)
 
 
 class _Resolver:
@@ -591,7 +597,7 @@ class _Resolver:
             slot.where if entry is None else ('config', ('parts', entry[0])))
         return Instance(occupant, name, f'{carrier.name}_{slot.name}', slot.joint,
                         _part_vector(attach.get('xyz')), _part_vector(attach.get('rpy')),
-                        slot.collision, carrier.name, slot.name)
+                        slot.collision, carrier.name, slot.name, slot.axis, slot.limit)
 
     def first_entry(self, of: str, slot: str):
         found = self.by_carrier.get((of, slot))
@@ -607,7 +613,9 @@ class _Resolver:
             own = [_Slot(name, _part_vector(spec.get('xyz')), _part_vector(spec.get('rpy')),
                          list(spec.get('accepts') or []), spec.get('default') or 'none',
                          spec.get('joint') or 'fixed', _true_unless_false(spec.get('collision')),
-                         ('part', part, name))
+                         ('part', part, name),
+                         _part_vector(spec['axis']) if spec.get('axis') is not None else '',
+                         _limit(spec))
                    for name, spec in (data.get('slots') or {}).items()]
             self.layouts[type_name] = (own, frames)
         return self.layouts[type_name]
@@ -871,12 +879,20 @@ def _part_vector(value) -> str:
 
 
 def _frame_layout(name: str, frame: dict, data: dict) -> tuple:
-    """Return a frame's Mount fields after kind and owner (a turning one's axis: the part's)."""
+    """Return a frame's Mount fields after kind and owner (a moving one's axis: the part's)."""
     joint = _or(frame.get('joint'), 'fixed')
     axis = _part_vector(_or(frame.get('axis'), _or(data.get('axis'), [1, 0, 0]))) \
         if joint != 'fixed' else ''
     return (name, _part_vector(frame.get('xyz')), _part_vector(frame.get('rpy')), joint, axis,
-            frame.get('inertial'))
+            frame.get('inertial'), _limit(frame))
+
+
+def _limit(item: dict) -> tuple:
+    """Return a slot's or frame's limits as URDF writes them (lower, upper, effort, velocity)."""
+    limits = item.get('limits')
+    if not isinstance(limits, dict) or item.get('joint') not in LIMITED_JOINTS:
+        return ()
+    return tuple(str(limits.get(key)) for key in LIMITS_KEYS)
 
 
 def _or(value, default):

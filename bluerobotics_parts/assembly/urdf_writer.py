@@ -112,8 +112,9 @@ def _instance(robot: Element, instance: Instance, part) -> None:
         SubElement(joint, 'parent', link=instance.parent)
         SubElement(joint, 'child', link=instance.name)
         SubElement(joint, 'origin', xyz=instance.xyz, rpy=instance.rpy)
-        if instance.joint == 'continuous':
-            SubElement(joint, 'axis', xyz=_vector(data.get('axis'), '1 0 0'))
+        if instance.joint != 'fixed':
+            SubElement(joint, 'axis', xyz=instance.axis or _vector(data.get('axis'), '1 0 0'))
+        _limit(joint, instance.limit)
     record = SubElement(robot, 'assembly_part', type=instance.type, name=instance.name,
                         parent=instance.parent)
     if instance.slot:
@@ -132,9 +133,16 @@ def _mount(robot: Element, mount: Mount) -> None:
     SubElement(joint, 'parent', link=mount.of)
     SubElement(joint, 'child', link=mount.link)
     SubElement(joint, 'origin', xyz=mount.xyz, rpy=mount.rpy)
-    if mount.joint == 'continuous':
+    if mount.joint != 'fixed':
         SubElement(joint, 'axis', xyz=mount.axis)
+    _limit(joint, mount.limit)
     SubElement(robot, f'assembly_{mount.kind}', of=mount.of, name=mount.name, link=mount.link)
+
+
+def _limit(joint: Element, limit: tuple) -> None:
+    """Write a revolute or prismatic joint's ``<limit>`` (URDF requires one for those)."""
+    if limit:
+        SubElement(joint, 'limit', dict(zip(('lower', 'upper', 'effort', 'velocity'), limit)))
 
 
 def _inertial(link: Element, inertial: dict | None) -> None:

@@ -32,26 +32,47 @@ from ..model.vehicle import Vehicle
 
 def link_poses(resolved) -> dict:
     """Return link -> (parent link or None, pose in the parent link, pose in the root link)."""
+    return {link: entry[:3] for link, entry in _posed(resolved).items()}
+
+
+def _posed(resolved) -> dict:
+    """Return link -> (parent link or None, pose in parent, pose in root, its joint or None)."""
     vehicle = Vehicle.from_tree(resolved.tree, resolved.record, resolved.catalogue())
     in_root = kinematics.link_poses(vehicle)
-    table = {vehicle.root_link: (None, kinematics.Pose(), in_root[vehicle.root_link])}
+    table = {vehicle.root_link: (None, kinematics.Pose(), in_root[vehicle.root_link], None)}
     for joint in vehicle.joints_in_order():
         table[joint.child] = (joint.parent, kinematics.Pose.from_xyz_rpy(joint.xyz, joint.rpy),
-                              in_root[joint.child])
+                              in_root[joint.child], joint)
     return table
 
 
-def _both(parent, in_parent, in_root, root: str) -> str:
+def _both(parent, in_parent, in_root, joint, root: str) -> str:
     """Return the pose in the root, then in the parent link unless that is its origin."""
     text = f'in {root}: {pose_text(in_root.translation, in_root.rpy)}'
     if parent is not None and parent != root and _pose(in_parent) != _pose(kinematics.Pose()):
         text += f'; in {parent}: {pose_text(in_parent.translation, in_parent.rpy)}'
-    return text
+    return text + motion_text(joint)
+
+
+def motion_text(joint) -> str:
+    """Return how a moving joint moves its child ('' for a fixed one), as the poses show it."""
+    if joint is None or joint.type == 'fixed':
+        return ''
+    axis = ' '.join(number_text(v) for v in joint.axis or (1.0, 0.0, 0.0))
+    text = f'; {joint.type} about ({axis})' if joint.type != 'prismatic' else \
+        f'; prismatic along ({axis})'
+    if joint.limits is not None:
+        unit = 'm' if joint.type == 'prismatic' else 'rad'
+        limits = joint.limits
+        text += (f' from {number_text(limits.lower)} to {number_text(limits.upper)} {unit}, '
+                 f'effort {number_text(limits.effort)}, velocity '
+                 f'{number_text(limits.velocity)} {unit}/s')
+    return text + ' (poses at 0)'
 
 
 def tree_with_poses(resolved) -> str:
     """Return the tree of ``tree`` with each item's pose in the root link and its parent."""
-    table = link_poses(resolved)
+    table = _posed(resolved)
     root = resolved.record.base.name
     lines = {link: _both(*entry, root) for link, entry in table.items() if entry[0] is not None}
     return tree_text(resolved.record, resolved.catalogue(), poses=lines)

@@ -39,7 +39,8 @@ SOURCE_SUFFIXES = ('_source', '_unverified')
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'hydrostatics',
-             'hydrodynamics', 'installed_thrust', 'autopilot', 'battery') + tuple(SENSOR_KINDS)
+             'hydrodynamics', 'installed_thrust', 'autopilot', 'battery', 'joint_controls') \
+    + tuple(SENSOR_KINDS)
 ROTATIONS = ('cw', 'ccw')
 #: The shipped thrust curves (urdf/thrust_curves/<name>.yaml; physics/thrust_curves.py reads
 #: them, test/physics/test_thrust_curves.py keeps this list equal to the folder).
@@ -56,11 +57,25 @@ _VECTOR = kinds.vector()
 _POSITIVE = kinds.number(positive=True)
 FRAME_FIELDS = {'xyz': _VECTOR.described('position in the parent frame, m'),
                 'rpy': _VECTOR.described('roll, pitch, yaw about the fixed axes, rad')}
+#: The joints a part's slot or frame may have: the config's ad hoc slots' (SLOT_JOINTS) and
+#: URDF's limited ones, which need ``limits`` (URDF's <limit>: ros/urdfdom, joint.cpp).
+LIMITED_JOINTS = ('revolute', 'prismatic')
+PART_JOINTS = SLOT_JOINTS + LIMITED_JOINTS
+LIMITS_FIELDS = {'lower': kinds.number().described('rad (revolute) or m (prismatic)'),
+                 'upper': kinds.number().described('rad or m, above lower'),
+                 'effort': _POSITIVE.described('N m or N, the most the actuator exerts'),
+                 'velocity': _POSITIVE.described('rad/s or m/s, the fastest it moves')}
+LIMITS_KEYS = tuple(LIMITS_FIELDS)
+_LIMITS = kinds.mapping(LIMITS_FIELDS, required=LIMITS_KEYS, annotations=ANNOTATION_PATTERN)
 SLOT_FIELDS = {**FRAME_FIELDS,
                'accepts': kinds.list_of(kinds.string()).described('part types that fit'),
                'default': kinds.string().described('the occupant unless a config says '
                                                    'otherwise, or none'),
-               'joint': kinds.choice(SLOT_JOINTS).described("the occupant's joint"),
+               'joint': kinds.choice(PART_JOINTS).described("the occupant's joint"),
+               'axis': _VECTOR.described("a moving joint's axis in the slot frame (default "
+                                         "the occupant's axis)"),
+               'limits': _LIMITS.described("a revolute or prismatic joint's range, effort "
+                                           'and velocity'),
                'collision': kinds.boolean().described('false: the occupant gets no '
                                                       '<collision> (spinning propellers)')}
 INERTIA_FIELDS = {key: kinds.number() for key in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
@@ -71,10 +86,12 @@ INERTIAL_FIELDS = {'mass': _POSITIVE.described('kg'),
 #: A named frame: a link ``<instance>_<name>`` at a pose, fixed to the part by default. A
 #: ``continuous`` frame is an inner link that turns about ``axis`` (a thruster's rotor), so it
 #: needs the mass and inertia of what turns.
-FRAME_JOINTS = SLOT_JOINTS
+FRAME_JOINTS = PART_JOINTS
 FRAME_ENTRY_FIELDS = {
     **FRAME_FIELDS,
-    'joint': kinds.choice(FRAME_JOINTS).described('fixed (default), or continuous: it turns'),
+    'joint': kinds.choice(FRAME_JOINTS).described('fixed (default); continuous: it turns; '
+                                                  'revolute or prismatic: within limits'),
+    'limits': _LIMITS.described("a revolute or prismatic joint's range, effort and velocity"),
     'axis': _VECTOR.described('turning axis of a continuous frame, in its own frame '
                               "(default the part's axis)"),
     'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
@@ -115,6 +132,12 @@ BATTERY_FIELDS = {'voltage': _POSITIVE.described('V, nominal'),
                   'full_voltage': _POSITIVE.described('V, charged'),
                   'empty_voltage': _POSITIVE.described('V, discharged')}
 BATTERY_REQUIRED = ('voltage', 'capacity')
+#: A position-controlled joint of the part: its slot's occupant joint, or a frame's joint
+#: (revolute or prismatic), commanded on /<vehicle>/<instance>/<name> (gazebo/composition.py).
+JOINT_CONTROL_FIELDS = {'slot': kinds.string().described("the slot whose occupant's joint "
+                                                         'moves'),
+                        'frame': kinds.string().described('the frame whose joint moves')}
+JOINT_CONTROL_KEYS = tuple(JOINT_CONTROL_FIELDS)
 BATTERY_KEYS = tuple(BATTERY_FIELDS)
 #: A base part's published figures the checks compare with, and where a launch spawns it.
 HYDROSTATICS_FIELDS = {
@@ -201,6 +224,7 @@ class _Checker:
     def __init__(self, doc: LocatedDocument):
         self.doc = doc
         self.found: list[Problem] = []
+        self.data: dict = {}  # the part file's mapping, once part() has it
 
     def problem(self, path, message) -> bool:
         self.found.append(Problem(message, self.doc.file, self.doc.line(path), stage='load',
@@ -213,6 +237,7 @@ class _Checker:
                          'docs/PARTS.md)')
             return
         self.keys((), data, PART_KEYS, 'a part')
+        self.data = data
         type_name = data.get('type')
         if not isinstance(type_name, str) or name_problem(type_name) or type_name == 'none':
             why = name_problem(type_name) if isinstance(type_name, str) else None
@@ -293,18 +318,47 @@ class _Checker:
             if joint not in FRAME_JOINTS:
                 self.problem(path + ('joint',), f'frame {name}: joint must be one of '
                              f"{', '.join(FRAME_JOINTS)}, got {shown(joint)}")
-            if 'axis' in frame:
-                axis = self.vector(path + ('axis',), frame['axis'], f'frame {name} axis')
-                if axis and math.hypot(*axis) < 1e-9:
-                    self.problem(path + ('axis',), f'frame {name}: axis must not be zero')
+            self.moving_joint(path, frame, joint, f'frame {name}')
             if 'inertial' in frame:
                 self.inertial(frame['inertial'], frames, path + ('inertial',),
                               f'frame {name} inertial')
-            elif joint == 'continuous':
+            elif joint in FRAME_JOINTS and joint != 'fixed':
                 # a massless link below a joint that is not lumped "is not modeled in sdf"
                 # (gazebosim/sdformat sdformat14_14.9.0, src/parser_urdf.cc, CreateLink)
-                self.problem(path, f'frame {name} turns (joint: continuous), so it needs '
-                             'inertial: with the mass of what turns')
+                self.problem(path, f'frame {name} moves (joint: {joint}), so it needs '
+                             'inertial: with the mass of what moves')
+
+    def moving_joint(self, path: tuple, item: dict, joint, what: str) -> None:
+        """
+        Check a slot's or frame's axis and limits against its joint.
+
+        The axis is not zero; a revolute or prismatic joint has limits (URDF requires them:
+        ros/urdfdom, urdf_parser/src/joint.cpp, parseJoint), lower below upper; a fixed or
+        continuous one has none.
+        """
+        if 'axis' in item:
+            axis = self.vector(path + ('axis',), item['axis'], f'{what} axis')
+            if axis and math.hypot(*axis) < 1e-9:
+                self.problem(path + ('axis',), f'{what}: axis must not be zero')
+        limits = item.get('limits')
+        if joint in LIMITED_JOINTS and limits is None:
+            self.problem(path + ('joint',), f'{what}: a {joint} joint needs limits: '
+                         '{lower, upper, effort, velocity} (rad or m, N m or N, per second)')
+        elif limits is not None and joint not in LIMITED_JOINTS:
+            self.problem(path + ('limits',), f'{what}: limits apply to a revolute or prismatic '
+                         f'joint, not {shown(joint)}')
+        elif limits is not None and self.mapping(path + ('limits',), limits, f'{what} limits'):
+            self.keys(path + ('limits',), limits, LIMITS_KEYS, f'{what} limits')
+            for key, kind in LIMITS_FIELDS.items():
+                if key not in limits:
+                    self.problem(path + ('limits',), f'{what} limits need {key}')
+                elif kind.complaint(limits[key]):
+                    self.problem(path + ('limits', key),
+                                 f'{what} limits {key} {kind.complaint(limits[key])}')
+            low, high = self.valid(limits, 'lower'), self.valid(limits, 'upper')
+            if low is not None and high is not None and not low < high:
+                self.problem(path + ('limits', 'lower'), f'{what} limits: lower must be below '
+                             f'upper (got {low:g} and {high:g})')
 
     def propeller(self, data, frames) -> None:
         path = ('propeller',)
@@ -368,6 +422,35 @@ class _Checker:
             if low is not None and high is not None and not low < high:
                 self.problem(('battery', low_key), f'battery {low_key} must be below {high_key}')
 
+    def joint_controls(self, data, frames) -> None:
+        """
+        Check ``joint_controls``: each names one limited slot or frame of this part.
+
+        The name becomes a topic, so it is a name like a slot's.
+        """
+        if not self.mapping(('joint_controls',), data, 'joint_controls'):
+            return
+        slots = self.data.get('slots') if isinstance(self.data.get('slots'), dict) else {}
+        for name, control in data.items():
+            path = ('joint_controls', name)
+            self.name(path, name, 'joint control name')
+            if not self.mapping(path, control, f'joint control {name}'):
+                continue
+            self.keys(path, control, JOINT_CONTROL_KEYS, f'joint control {name}')
+            named = [key for key in JOINT_CONTROL_KEYS if key in control]
+            if len(named) != 1:
+                self.problem(path, f'joint control {name} needs exactly one of slot: or frame:')
+                continue
+            key = named[0]
+            owned = slots if key == 'slot' else frames
+            target = owned.get(control[key]) if isinstance(control[key], str) else None
+            limited = [n for n, item in owned.items()
+                       if isinstance(item, dict) and item.get('joint') in LIMITED_JOINTS]
+            if not isinstance(target, dict) or target.get('joint') not in LIMITED_JOINTS:
+                self.problem(path + (key,), f'joint control {name}: {key} '
+                             f'{shown(control[key])} is not a revolute or prismatic {key} of '
+                             f"this part ({', '.join(map(str, limited)) or 'none declared'})")
+
     def installed_thrust(self, data, frames) -> None:
         """
         Check a base part's ``installed_thrust: fraction``.
@@ -408,9 +491,11 @@ class _Checker:
         elif default != 'none' and default not in accepts:
             self.problem(path + ('default',), f'slot {name} defaults to {default}, which it '
                          f"does not accept; accepts: {', '.join(accepts) or 'nothing'}")
-        if slot.get('joint', 'fixed') not in SLOT_JOINTS:
+        joint = slot.get('joint', 'fixed')
+        if joint not in PART_JOINTS:
             self.problem(path + ('joint',), f'slot {name}: joint must be one of '
-                         f"{', '.join(SLOT_JOINTS)}")
+                         f"{', '.join(PART_JOINTS)}")
+        self.moving_joint(path, slot, joint, f'slot {name}')
         if not isinstance(slot.get('collision', True), bool):
             self.problem(path + ('collision',), f'slot {name}: collision must be true or false')
 
@@ -544,6 +629,7 @@ SECTION_CHECKS = {
     'hydrodynamics': _Checker.hydrodynamics,
     'installed_thrust': _Checker.installed_thrust,
     'battery': _Checker.battery,
+    'joint_controls': _Checker.joint_controls,
     'hydrostatics': lambda checker, data, frames: checker.section(
         'hydrostatics', data, HYDROSTATICS_FIELDS, ()),
     'autopilot': lambda checker, data, frames: checker.section(

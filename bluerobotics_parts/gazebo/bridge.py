@@ -67,7 +67,8 @@ def entries(names: VehicleTopics, commands: bool = True) -> list[dict]:
     Return the bridge entries of a vehicle's topics.
 
     Clock, joint states, odometry and its transform, one command per thruster (unless not
-    ``commands``: an autopilot drives them), and each sensor's bridged streams.
+    ``commands``: an autopilot drives them), one per joint control (a camera's tilt), and
+    each sensor's bridged streams.
     """
     found = [
         _entry(names.clock_topic, names.clock_topic, 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock',
@@ -82,6 +83,8 @@ def entries(names: VehicleTopics, commands: bool = True) -> list[dict]:
     ]
     found += [_entry(t.ros_topic, t.gz_topic, 'std_msgs/msg/Float64', 'gz.msgs.Double',
                      ROS_TO_GZ) for t in names.thrusters if commands]
+    found += [_entry(c.topic, c.topic, 'std_msgs/msg/Float64', 'gz.msgs.Double', ROS_TO_GZ)
+              for c in names.joint_controls]
     found += sensor_entries(names)
     return found
 

@@ -31,7 +31,8 @@ import math
 from xml.etree import ElementTree
 
 from . import added_mass, elements, gz_xml
-from .elements import HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, THRUSTER
+from .elements import (HYDRODYNAMICS, JOINT_POSITION_CONTROLLER, JOINT_STATE_PUBLISHER,
+                       ODOMETRY_PUBLISHER, THRUSTER)
 from .sensor_blocks import sensor_blocks
 from ..assembly.catalogue import Catalogue
 from ..assembly.record import AssemblyRecord
@@ -46,6 +47,7 @@ ADDED_MASS_PREFIXES = tuple(f'{force}Dot' for force in 'xyzkmn')
 
 CARRIER_MASS = 1e-5  # kg, given to massless links that carry a moving joint (see above)
 CARRIER_INERTIA = 1e-12  # kg m^2
+ROOT_INERTIA_SUFFIX = '_inertia'  # the link that carries the root link's inertia (below)
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
               for t in names.thrusters]
     blocks += sensor_blocks(names, catalogue, release)
+    blocks += [joint_control_block(control) for control in names.joint_controls]
     hydrodynamics = catalogue[record.base.type].hydrodynamics
     blocks += vehicle_blocks(names, hydrodynamics, current)
     if added := gazebo_added_mass(hydrodynamics):
@@ -105,9 +108,46 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
             raise AssertionError(f"composed elements no Gazebo system reads: {', '.join(unread)}")
     composed = ElementTree.Element(root.tag, root.attrib)
     carriers = {id(link) for link in carrier_links(root)}
-    composed.extend(_with_mass(child) if id(child) in carriers else child for child in root)
+    for child in root:
+        if id(child) in carriers:
+            composed.append(_with_mass(child))
+        elif child.tag == 'link' and child.get('name') == names.root_link:
+            composed.extend(root_inertia_split(root, child))
+        else:
+            composed.append(child)
     composed.extend(blocks)
     return composed
+
+
+def root_inertia_split(root: ElementTree.Element, link: ElementTree.Element) -> list:
+    """
+    Return the root link without its ``<inertial>``, and a child link on a fixed joint with it.
+
+    robot_state_publisher's kdl_parser warns about any inertial on the root link, as KDL cannot
+    use one (ros/kdl_parser 2.11.0, kdl_parser.cpp, treeFromUrdfModel); SDFormat's URDF
+    conversion lumps a fixed joint's child into its parent before it looks at masses
+    (gazebosim/sdformat sdformat14_14.9.0, src/parser_urdf.cc, InitModelString:
+    ReduceFixedJoints, then CreateSDF; ReduceInertialToParent creates the parent's inertial),
+    so Gazebo's root link gets exactly this mass, centre and inertia back, and the root stays
+    the base part's link (seed 000). The new link is ``<root>_inertia``.
+    """
+    inertial = link.find('inertial')
+    if inertial is None:
+        return [link]
+    name = f"{link.get('name')}{ROOT_INERTIA_SUFFIX}"
+    if any(other.get('name') == name for other in root.findall('link')):
+        raise ConfigError(f"a link is named {name}, the name the root link's inertia takes "
+                          '(robot_state_publisher cannot use an inertia on the root); rename '
+                          'that instance')
+    bare = ElementTree.Element(link.tag, link.attrib)
+    bare.extend(child for child in link if child is not inertial)
+    carrier = ElementTree.Element('link', name=name)
+    carrier.append(inertial)
+    joint = ElementTree.Element('joint', name=f'{name}_joint', type='fixed')
+    ElementTree.SubElement(joint, 'parent', link=link.get('name'))
+    ElementTree.SubElement(joint, 'child', link=name)
+    ElementTree.SubElement(joint, 'origin', xyz='0 0 0', rpy='0 0 0')
+    return [bare, carrier, joint]
 
 
 def carrier_links(root: ElementTree.Element) -> list:
@@ -177,6 +217,23 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
         ('velocity_control', True),
         ('max_thrust_cmd', round(limits.maximum, 6)),
         ('min_thrust_cmd', round(limits.minimum, 6)),
+    ]))
+
+
+def joint_control_block(control) -> ElementTree.Element:
+    """
+    Return the JointPositionController of a part's joint control.
+
+    Without a PID (``use_velocity_commands``: no gains to tune per joint and vehicle): each
+    step the joint's velocity is set to reach the target, at most its URDF velocity limit
+    (JOINT_POSITION_CC); the joint's position limits hold it in range. Starts at 0.
+    """
+    return gz_xml.gazebo(gz_xml.plugin(JOINT_POSITION_CONTROLLER, [
+        ('joint_name', control.joint),
+        ('topic', control.topic),
+        ('use_velocity_commands', 'true'),
+        ('cmd_max', control.velocity),
+        ('initial_position', 0.0),
     ]))
 
 

@@ -99,6 +99,18 @@ JOINT_STATE_PUBLISHER_ELEMENTS = {
               JOINT_STATE_CC),
 }
 
+JOINT_POSITION_CC = (GZ_SIM + 'src/systems/joint_position_controller/JointPositionController.cc, '
+                     'JointPositionController::Configure and PreUpdate')
+JOINT_POSITION_CONTROLLER_ELEMENTS = {
+    'joint_name': ('the joint it moves', 'name', JOINT_POSITION_CC),
+    'topic': ('target position topic (gz.msgs.Double)', 'name', JOINT_POSITION_CC),
+    'use_velocity_commands': ('no PID: the joint velocity is set to reach the target in one '
+                              'step, at most cmd_max (mode ABS)', 'bool', JOINT_POSITION_CC),
+    'cmd_max': ('with use_velocity_commands, the fastest it moves', 'rad/s or m/s',
+                JOINT_POSITION_CC),
+    'initial_position': ('the target until a command arrives', 'rad or m', JOINT_POSITION_CC),
+}
+
 ODOMETRY_PUBLISHER_ELEMENTS = {
     'odom_topic': ('odometry topic (gz.msgs.Odometry)', 'name', ODOMETRY_CC),
     'tf_topic': ('odom -> base transform topic (gz.msgs.Pose_V)', 'name', ODOMETRY_CC),
@@ -300,6 +312,9 @@ HYDRODYNAMICS = System('gz-sim-hydrodynamics-system', 'gz::sim::systems::Hydrody
 JOINT_STATE_PUBLISHER = System('gz-sim-joint-state-publisher-system',
                                'gz::sim::systems::JointStatePublisher',
                                JOINT_STATE_PUBLISHER_ELEMENTS)
+JOINT_POSITION_CONTROLLER = System('gz-sim-joint-position-controller-system',
+                                   'gz::sim::systems::JointPositionController',
+                                   JOINT_POSITION_CONTROLLER_ELEMENTS)
 ODOMETRY_PUBLISHER = System('gz-sim-odometry-publisher-system',
                             'gz::sim::systems::OdometryPublisher', ODOMETRY_PUBLISHER_ELEMENTS)
 # world systems the sensors need (Sensors renders cameras and lidars)
@@ -313,7 +328,7 @@ ARDUPILOT_PLUGIN = System('ArduPilotPlugin', 'ArduPilotPlugin', ARDUPILOT_PLUGIN
 
 PLUGINS = {system.name: system.elements for system in (
     THRUSTER, HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, MAGNETOMETER_SYSTEM,
-    ARDUPILOT_PLUGIN)}
+    ARDUPILOT_PLUGIN, JOINT_POSITION_CONTROLLER)}
 SENSOR_TYPES = {'gpu_lidar': GPU_LIDAR_SENSOR, 'imu': IMU_SENSOR,
                 'magnetometer': MAGNETOMETER_SENSOR, 'navsat': NAVSAT_SENSOR,
                 'camera': CAMERA_SENSOR}

@@ -41,9 +41,13 @@ class SensorBlock:
     world_systems: tuple = ()
 
 
-def _sensor(names, kind: str, values: dict, release, topic: str) -> ElementTree.Element:
+def _sensor(names, kind: str, values: dict, release, topic: str,
+            frame: bool = True) -> ElementTree.Element:
     """
     Return a ``<sensor>`` at its link's origin with the elements every sensor takes.
+
+    ``frame``: whether to name the frame id of its messages with the release's element (a
+    camera names its optical frame instead, below).
 
     Not ``<always_on>`` nor ``<visualize>``: the SDF spec has them, but nothing in gz-sensors
     8 or gz-sim 8 reads them (gz-sensors8_8.2.2 src/Sensor.cc, Sensor::Load: "what to do with
@@ -52,7 +56,8 @@ def _sensor(names, kind: str, values: dict, release, topic: str) -> ElementTree.
     sensor = ElementTree.Element('sensor', name=names.sensor_name, type=kind)
     gz_xml.children(sensor, [('pose', '0 0 0 0 0 0'),
                              ('update_rate', float(values['update_rate'])),
-                             ('topic', topic), (release.sensor_frame_tag, names.frame_id)])
+                             ('topic', topic)]
+                    + ([(release.sensor_frame_tag, names.frame_id)] if frame else []))
     return sensor
 
 
@@ -143,8 +148,12 @@ def camera_block(names, values: dict, release) -> ElementTree.Element:
     gz's camera looks along +x (gz-sensors8 CameraSensor.cc); ``<optical_frame_id>`` (SDF 1.11
     camera.sdf, read by CameraSensor::PopulateInfo) names the REP 103 optical frame (z
     forward) in the Image and CameraInfo headers. CameraInfo goes to ``<camera_info_topic>``.
+    No ``<gz_frame_id>``: the camera's messages do not use it (gz-sensors8_8.2.2,
+    CameraSensor.cc: the optical frame id, else the sensor's frame), and SDFormat 14 warns about
+    it on every load, as it is not in the SDF 1.11 spec (sdformat14_14.9.0 src/parser.cc,
+    readXml).
     """
-    sensor = _sensor(names, 'camera', values, release, names.gz_topic)
+    sensor = _sensor(names, 'camera', values, release, names.gz_topic, frame=False)
     camera = ElementTree.SubElement(sensor, 'camera')
     gz_xml.children(camera, [
         ('camera_info_topic', names.gz['camera_info']),

@@ -98,17 +98,38 @@ class Pose:
         return matrix_rpy(self.rotation)
 
 
-def link_poses(vehicle) -> dict:
+def link_poses(vehicle, positions: dict | None = None) -> dict:
     """
-    Return every link's pose in the root link frame with all joints at zero.
+    Return every link's pose in the root link frame, each joint at its position (default 0).
 
     ``vehicle`` is a ``bluerobotics_parts.model.vehicle.Vehicle``: its joints come parents first,
-    so one pass composes them.
+    so one pass composes them. ``positions``: joint name -> rad (revolute, continuous) or m
+    (prismatic), moving the child about or along the joint's axis after the origin (URDF).
     """
+    positions = positions or {}
     poses = {vehicle.root_link: Pose()}
     for joint in vehicle.joints_in_order():
-        poses[joint.child] = poses[joint.parent].compose(Pose.from_xyz_rpy(joint.xyz, joint.rpy))
+        placed = Pose.from_xyz_rpy(joint.xyz, joint.rpy)
+        if positions.get(joint.name):
+            placed = placed.compose(joint_motion(joint, positions[joint.name]))
+        poses[joint.child] = poses[joint.parent].compose(placed)
     return poses
+
+
+def joint_motion(joint, position: float) -> Pose:
+    """Return the motion of a joint's child at a position: about or along its unit axis."""
+    axis = joint.axis or (1.0, 0.0, 0.0)
+    norm = math.sqrt(sum(v * v for v in axis)) or 1.0
+    x, y, z = (v / norm for v in axis)
+    if joint.type == 'prismatic':
+        return Pose(IDENTITY, (x * position, y * position, z * position))
+    if joint.type not in ('revolute', 'continuous'):
+        return Pose()
+    c, s = math.cos(position), math.sin(position)
+    t = 1.0 - c
+    return Pose(((t * x * x + c, t * x * y - s * z, t * x * z + s * y),
+                 (t * x * y + s * z, t * y * y + c, t * y * z - s * x),
+                 (t * x * z - s * y, t * y * z + s * x, t * z * z + c)))
 
 
 def joint_frame(vehicle, poses: dict, joint_name: str) -> tuple:

@@ -68,6 +68,17 @@ class SensorTopics:
 
 
 @dataclass(frozen=True)
+class JointControlTopics:
+    """A position-controlled joint (a part's ``joint_controls``): what commands it."""
+
+    instance: str  # the part that declares it
+    name: str  # its name there: the topic's last word
+    joint: str  # the URDF joint it moves
+    velocity: float  # the joint's velocity limit (rad/s or m/s): how fast it is moved
+    topic: str  # "/<vehicle>/<instance>/<name>", the same on both sides (Float64 / Double)
+
+
+@dataclass(frozen=True)
 class VehicleTopics:
     name: str
     root_link: str
@@ -82,6 +93,7 @@ class VehicleTopics:
     base_frame: str
     clock_topic: str = CLOCK_TOPIC
     sensors: tuple = ()  # of SensorTopics, record order, registry order within a part
+    joint_controls: tuple = ()  # of JointControlTopics, record order
 
     def frame(self, link: str) -> str:
         """Return the TF frame id of a URDF link of this vehicle."""
@@ -115,6 +127,8 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     ROS namespace. The names (gz -> ROS where bridged):
 
         thrust command   /<name>/<instance>/thrust          ROS and gz (std_msgs/Float64, N)
+        joint position   /<name>/<instance>/<control>       ROS and gz (Float64, rad or m: a
+                         part's joint_controls, e.g. the camera mount's tilt)
         throttle         /<name>/<instance>/throttle        ROS only (Float64, -1 to 1: the
                          thrust_allocator turns it into thrust with the part's curve)
         echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
@@ -150,13 +164,38 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
     sensors = sensors_of(name, record, catalogue)
     return VehicleTopics(
         name=name, root_link=root, thrusters=tuple(thrusters),
-        sensors=sensors,
+        sensors=sensors, joint_controls=joint_controls_of(name, record, catalogue),
         gz_joint_state_topic=f'/model/{name}/joint_state',
         ros_joint_state_topic=ros_joint_state_topic(name),
         gz_odometry_topic=f'/model/{name}/odometry',
         ros_odometry_topic=ros_odometry_topic(name),
         gz_tf_topic=f'/model/{name}/tf', ros_tf_topic='/tf',
         odom_frame=frame_id(name, 'odom'), base_frame=frame_id(name, root))
+
+
+def joint_controls_of(name: str, record: AssemblyRecord, catalogue: Catalogue) -> tuple:
+    """
+    Return the position-controlled joints of the fitted parts, record order.
+
+    A control of a slot moves its occupant's joint (``<occupant>_joint``), and is left out
+    while the slot is empty; a control of a frame moves ``<instance>_<frame>_joint``.
+    """
+    found = []
+    for part in record.parts:
+        data = _part_type(catalogue, part).data
+        for control, target in (data.get('joint_controls') or {}).items():
+            if 'slot' in target:
+                occupant = record.occupant(part.name, target['slot'])
+                if occupant is None:
+                    continue
+                joint, spec = f'{occupant.name}_joint', data['slots'][target['slot']]
+            else:
+                joint = f"{part.name}_{target['frame']}_joint"
+                spec = data['frames'][target['frame']]
+            found.append(JointControlTopics(part.name, control, joint,
+                                            float(spec['limits']['velocity']),
+                                            f'/{name}/{part.name}/{control}'))
+    return tuple(found)
 
 
 def sensors_of(name: str, record: AssemblyRecord, catalogue: Catalogue) -> tuple:

@@ -58,10 +58,21 @@ class Joint:
     xyz: tuple  # m
     rpy: tuple  # rad
     axis: tuple | None  # None for fixed / floating; URDF's default (1, 0, 0) otherwise
+    limits: Limits | None = None  # a revolute or prismatic joint's <limit>
 
     @property
     def origin(self) -> tuple:
         return self.xyz, self.rpy
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A joint's <limit>: its range (rad or m), effort (N m or N) and velocity (per second)."""
+
+    lower: float
+    upper: float
+    effort: float
+    velocity: float
 
 
 @dataclass(frozen=True)
@@ -359,10 +370,14 @@ def _joint(element) -> Joint:
     origin = element.find('origin')
     axis = element.find('axis')
     what = f'joint {name}'
+    limit = element.find('limit')
+    limits = Limits(*(floats(limit, key, 1, f'{what} limit', default=(0.0,))[0]
+                      for key in ('lower', 'upper', 'effort', 'velocity'))) \
+        if limit is not None and kind in ('revolute', 'prismatic') else None
     return Joint(name, kind, ends[0].get('link'), ends[1].get('link'),
                  floats(origin, 'xyz', 3, what), floats(origin, 'rpy', 3, what),
                  floats(axis, 'xyz', 3, what, default=(1.0, 0.0, 0.0)) if axis is not None
-                 else None if kind in ('fixed', 'floating') else (1.0, 0.0, 0.0))
+                 else None if kind in ('fixed', 'floating') else (1.0, 0.0, 0.0), limits)
 
 
 def _link(element, parent_joint, child_joints, part) -> Link:

@@ -71,8 +71,11 @@ def test_every_vehicle_keeps_its_mass_and_centre_of_gravity(config):
 @pytest.mark.parametrize('config, thrusters', [('blueboat.yaml', 2), ('bluerov2.yaml', 6),
                                                ('bluerov2_heavy.yaml', 8)])
 def test_only_the_rotors_turn(config, thrusters):
+    """Of the joints that move freely: the camera's tilt is limited (revolute), not turning."""
     vehicle = Vehicle.from_urdf(resolve_config(CONFIG_DIR / config).urdf)
-    turning = [j for j in vehicle.joints.values() if j.type != 'fixed']
+    turning = [j for j in vehicle.joints.values() if j.type == 'continuous']
+    limited = [j.name for j in vehicle.joints.values() if j.type not in ('fixed', 'continuous')]
+    assert limited == ([] if config == 'blueboat.yaml' else ['hd_camera_joint'])
     assert len(turning) == thrusters
     for joint in turning:
         assert joint.child.endswith('_rotor') and joint.parent == joint.child[:-len('_rotor')]
@@ -105,10 +108,13 @@ def test_a_turning_frame_is_accepted_with_its_inertial(tmp_path):
 
 @pytest.mark.parametrize('frame, rotor, line, message', [
     ('    joint: continuous', 'spinner', 4,
-     'frame spinner turns (joint: continuous), so it needs inertial: with the mass of what '
-     'turns'),
+     'frame spinner moves (joint: continuous), so it needs inertial: with the mass of what '
+     'moves'),
     ('    joint: revolute\n    inertial: {mass: 0.01}', 'spinner', 5,
-     "frame spinner: joint must be one of fixed, continuous, got 'revolute'"),
+     'frame spinner: a revolute joint needs limits: {lower, upper, effort, velocity} (rad or '
+     'm, N m or N, per second)'),
+    ('    joint: hinge\n    inertial: {mass: 0.01}', 'spinner', 5,
+     "frame spinner: joint must be one of fixed, continuous, revolute, prismatic, got 'hinge'"),
     ('    joint: continuous\n    axis: [0, 0, 0]\n    inertial: {mass: 0.01}', 'spinner', 6,
      'frame spinner: axis must not be zero'),
     ('    joint: continuous\n    inertial: {mass: -1}', 'spinner', 6,

@@ -72,9 +72,9 @@ def test_an_unknown_release_lists_the_valid_ones(bad):
 
 def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
     """
-    Same links and joints.
+    Same links and joints, but for the root link's inertia, which moves to a child.
 
-    The only change a composition may make inside is the token mass of a massless link that
+    The other change a composition may make inside is the token mass of a massless link that
     carries a turning joint (so Gazebo's conversion keeps the joint); the M200s' rotors turn
     on the motors' own links, which have mass, so the boat's links are as they were.
     """
@@ -86,11 +86,31 @@ def test_the_ros_description_is_kept_and_still_parses(default, tmp_path):
     result = run([tool('check_urdf'), path])  # robot_state_publisher's parser
     assert result.returncode == 0, result.stdout + result.stderr
     composed, original = Vehicle.from_urdf(text), Vehicle.from_urdf(plain)
+    split = composed.joints.pop('base_link_inertia_joint')
+    assert (split.type, split.parent, split.child, split.xyz) == (
+        'fixed', 'base_link', 'base_link_inertia', (0.0, 0.0, 0.0))
     assert composed.joints == original.joints
     carriers = {j.parent for j in original.joints.values() if j.type != 'fixed'}
     assert carriers == {'motor_port', 'motor_stbd'}
     assert all(original.links[name].mass > 0 for name in carriers)
-    assert composed.links == original.links
+    inertia = composed.links.pop('base_link_inertia')
+    root, before = composed.links.pop('base_link'), original.links.pop('base_link')
+    assert (inertia.mass, inertia.com, inertia.inertia) == (before.mass, before.com,
+                                                            before.inertia)
+    assert root.mass == 0 and composed.links == original.links
+
+
+def test_the_root_link_has_no_inertial_for_robot_state_publisher(default):
+    """
+    kdl_parser warns about any <inertial> on the root (ros/kdl_parser 2.11.0, kdl_parser.cpp).
+
+    Gazebo gets the mass back: SDFormat lumps the fixed child into the root (the gz tests
+    compare the converted model's root inertial with the part's, test_added_mass_in_gazebo).
+    """
+    _, root = default
+    (base,) = [link for link in root.findall('link') if link.get('name') == 'base_link']
+    assert base.find('inertial') is None
+    assert base.find('visual') is not None and base.find('collision') is not None
 
 
 def test_one_thruster_per_propeller_with_the_part_data(default):

@@ -222,6 +222,10 @@ def test_the_camera_on_the_payload_bracket(camera_boat, tmp_path):
     link, camera = blocks(camera_boat)['camera_image']
     assert link == 'camera_lens'
     assert camera.findtext('camera/optical_frame_id') == 'blueboat/camera_optical'
+    # its messages use the optical frame id: no gz_frame_id, which SDFormat 14 warns about
+    assert camera.find('gz_frame_id') is None and camera.find('frame_id') is None
+    assert {b.findtext('gz_frame_id') for n, (_, b) in blocks(camera_boat).items()
+            if n != 'camera_image' and b.tag == 'sensor'} >= {'blueboat/navigator_imu'}
     assert camera.findtext('camera/camera_info_topic') == '/blueboat/camera/camera_info'
     model = sdf_model(camera_boat, tmp_path)
     sensor = model.link_by_name('base_link').sensor_by_name('camera_image')

@@ -52,7 +52,9 @@ def test_the_plan_starts_sitl_with_its_defaults_and_the_vehicles_parameters(tmp_
     assert plan.autopilot.cwd == str(folder / 'sitl')
     assert 'MAVLink on tcp:127.0.0.1:5770' in plan.summary
     bridge = yaml.safe_load((folder / 'bridge.yaml').read_text())
-    assert not [e for e in bridge if e['direction'] == 'ROS_TO_GZ']  # the autopilot drives
+    # the autopilot drives the thrusters; the camera's tilt is still commanded from ROS
+    assert [e['ros_topic_name'] for e in bridge if e['direction'] == 'ROS_TO_GZ'] == [
+        '/bluerov2/camera/tilt']
     assert not [n for n in plan.nodes if n.executable == 'thrust_allocator']  # and ROS does not
     urdf = (folder / 'robot_description.urdf').read_text()
     assert '<fdm_port_in>9012</fdm_port_in>' in urdf

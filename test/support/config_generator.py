@@ -136,7 +136,10 @@ class Generator:
             part = {'type': type_name, 'inertial': {'mass': self.pick([0.1, 1, 2.5])},
                     'visual': [{'box': [0.1, 0.1, 0.1]}]}
             if self.chance(0.5):
-                part['frames'] = {self.pick(['tip', 'face', 'top']): {'xyz': [0, 0, 0.1]}}
+                frame = {'xyz': [0, 0, 0.1]}
+                if self.chance(0.7):  # a moving frame: revolute or prismatic, limited
+                    frame.update(self.limited_joint(), inertial={'mass': 0.05})
+                part['frames'] = {self.pick(['tip', 'face', 'top']): frame}
             if self.chance(0.3):
                 part['attach'] = {'xyz': [0, 0, 0.02], 'rpy': [0, 0, 3.14]}
             if self.chance(0.6):
@@ -149,6 +152,8 @@ class Generator:
                     slot = {'xyz': [0, 0, 0.05], 'accepts': accepts, 'default': default}
                     if self.chance(0.2):
                         slot['joint'] = 'continuous'
+                    elif self.chance(0.5):
+                        slot.update(self.limited_joint())
                     if self.chance(0.2):
                         slot['collision'] = False
                     slots[self.pick(['mount', 'socket', 'end'])] = slot
@@ -158,6 +163,15 @@ class Generator:
             names.append(type_name)
         data['part_files'] = list(files)
         return [n for n in names if n not in self.types]
+
+    def limited_joint(self) -> dict:
+        """Return a revolute or prismatic joint's keys: the kind, maybe an axis, its limits."""
+        joint = {'joint': self.pick(['revolute', 'prismatic'])}
+        if self.chance(0.5):
+            joint['axis'] = self.pick([[0, 1, 0], [0, 0, 1], [1, 1, 0]])
+        joint['limits'] = {'lower': self.pick([-1.5, -0.5, 0]), 'upper': self.pick([0.25, 1]),
+                           'effort': self.pick([1, 2.5]), 'velocity': self.pick([0.5, 3])}
+        return joint
 
     def vector(self):
         return self.pick(BAD_VECTORS) if self.chance(0.025) else self.pick(GOOD_VECTORS)

@@ -172,6 +172,7 @@ class Trace:
         self.velocity = data['velocity']
         self.angular = data['angular']
         self.joints = data['joints']
+        self.positions = data['positions']  # joint -> positions (rad or m), per sample
         self.wall = data['wall']
 
     def at(self, t: float) -> int:
@@ -266,7 +267,8 @@ def _run(spec: dict) -> None:
     fixture = TestFixture(str(world_file))
     state = {'link': None, 'model': None, 'joints': {}, 'tilt': None}
     trace = {'time': [], 'pose': [], 'velocity': [], 'angular': [],
-             'joints': {j: [] for j in spec['joints']}}
+             'joints': {j: [] for j in spec['joints']},
+             'positions': {j: [] for j in spec['joints']}}
     step = spec['step']
     every = max(1, round(spec['sample'] / step))
 
@@ -278,6 +280,7 @@ def _run(spec: dict) -> None:
             for joint in spec['joints']:
                 state['joints'][joint] = Joint(state['model'].joint_by_name(ecm, joint))
                 state['joints'][joint].enable_velocity_check(ecm, True)
+                state['joints'][joint].enable_position_check(ecm, True)
         if state['tilt'] is not None:
             pose = state['link'].world_pose(ecm)
             rot = pose.rot()
@@ -301,8 +304,9 @@ def _run(spec: dict) -> None:
         trace['velocity'].append([linear.x(), linear.y(), linear.z()] if linear else None)
         trace['angular'].append([angular.x(), angular.y(), angular.z()] if angular else None)
         for joint, handle in state['joints'].items():
-            speed = handle.velocity(ecm)
+            speed, position = handle.velocity(ecm), handle.position(ecm)
             trace['joints'][joint].append(speed[0] if speed else None)
+            trace['positions'][joint].append(position[0] if position else None)
 
     fixture.on_pre_update(pre_update)
     fixture.on_post_update(post_update)

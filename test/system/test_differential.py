@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 import difflib
 import multiprocessing
+import re
 from pathlib import Path
 import shutil
 import tempfile
@@ -78,7 +79,10 @@ def compare(config_path: Path) -> dict:
     failure = None if checked == listed else (
         f"the check of xacro's URDF says {checked}\n  the resolution says {listed}")
     return {'kind': 'check' if problems else 'accepted',
-            'rules': sorted({p.rule for p in problems}), 'failure': failure}
+            'rules': sorted({p.rule for p in problems}), 'failure': failure,
+            'joints': sorted({kind for name, kind in re.findall(
+                r'<joint name="([^"]+)" type="(revolute|prismatic)"', python_text)
+                if name != 'hd_camera_joint'})}  # a user part's, not the shipped camera tilt
 
 
 def _compare_cases(cases) -> list:
@@ -144,6 +148,9 @@ def test_generated_configs_resolve_the_same_both_ways():
     for rule in ('no-instance', 'no-link', 'name-twice', 'inside-itself', 'unknown-key',
                  'empty-slot-name'):
         assert check_rules[rule] >= 3, (rule, check_rules)
+    # and the limited joints of user parts' slots and frames (issue 23)
+    moving = Counter(kind for o in outcomes for kind in o.get('joints', ()))
+    assert moving['revolute'] >= 3 and moving['prismatic'] >= 3, moving
 
 
 @pytest.mark.parametrize('path', SHIPPED_CONFIGS[:3] + SHIPPED_CONFIGS[-2:],
