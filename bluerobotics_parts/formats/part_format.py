@@ -136,7 +136,9 @@ BATTERY_REQUIRED = ('voltage', 'capacity')
 #: (revolute or prismatic), commanded on /<vehicle>/<instance>/<name> (gazebo/composition.py).
 JOINT_CONTROL_FIELDS = {'slot': kinds.string().described("the slot whose occupant's joint "
                                                          'moves'),
-                        'frame': kinds.string().described('the frame whose joint moves')}
+                        'frame': kinds.string().described('the frame whose joint moves'),
+                        'frames': kinds.list_of(kinds.string()).described(
+                            'frames whose joints move together (alike: a pair of jaws)')}
 JOINT_CONTROL_KEYS = tuple(JOINT_CONTROL_FIELDS)
 BATTERY_KEYS = tuple(BATTERY_FIELDS)
 #: A base part's published figures the checks compare with, and where a launch spawns it.
@@ -185,6 +187,9 @@ SECTION_KINDS = {
     .or_empty().described('named frames of the part (links <instance>_<name>)'),
     'slots': kinds.named(NAME, kinds.mapping(SLOT_FIELDS, annotations=ANNOTATION_PATTERN))
     .or_empty().described('mount points: links <instance>_<name>'),
+    'joint_controls': kinds.named(NAME, kinds.mapping(JOINT_CONTROL_FIELDS,
+                                                      annotations=ANNOTATION_PATTERN))
+    .described('position-controlled joints: commanded on /<vehicle>/<instance>/<name>'),
     'hydrodynamics': kinds.keyed(HYDRODYNAMICS_NAME.pattern, kinds.number(),
                                  annotations=ANNOTATION_PATTERN).described(
         'gz Hydrodynamics coefficients: xDotU, xU, xUabsU, ...'),
@@ -439,17 +444,24 @@ class _Checker:
             self.keys(path, control, JOINT_CONTROL_KEYS, f'joint control {name}')
             named = [key for key in JOINT_CONTROL_KEYS if key in control]
             if len(named) != 1:
-                self.problem(path, f'joint control {name} needs exactly one of slot: or frame:')
+                self.problem(path, f'joint control {name} needs exactly one of slot:, frame: '
+                             'or frames:')
                 continue
             key = named[0]
-            owned = slots if key == 'slot' else frames
-            target = owned.get(control[key]) if isinstance(control[key], str) else None
+            owned, kind = (slots, 'slot') if key == 'slot' else (frames, 'frame')
+            targets = control[key] if key == 'frames' else [control[key]]
+            if not isinstance(targets, list) or not targets:
+                self.problem(path + (key,), f'joint control {name}: frames must be a list of '
+                             'frame names')
+                continue
             limited = [n for n, item in owned.items()
                        if isinstance(item, dict) and item.get('joint') in LIMITED_JOINTS]
-            if not isinstance(target, dict) or target.get('joint') not in LIMITED_JOINTS:
-                self.problem(path + (key,), f'joint control {name}: {key} '
-                             f'{shown(control[key])} is not a revolute or prismatic {key} of '
-                             f"this part ({', '.join(map(str, limited)) or 'none declared'})")
+            for target in targets:
+                item = owned.get(target) if isinstance(target, str) else None
+                if not isinstance(item, dict) or item.get('joint') not in LIMITED_JOINTS:
+                    self.problem(path + (key,), f'joint control {name}: {kind} '
+                                 f'{shown(target)} is not a revolute or prismatic {kind} of '
+                                 f"this part ({', '.join(map(str, limited)) or 'none declared'})")
 
     def installed_thrust(self, data, frames) -> None:
         """

@@ -229,7 +229,7 @@ def joint_control_block(control) -> ElementTree.Element:
     (JOINT_POSITION_CC); the joint's position limits hold it in range. Starts at 0.
     """
     return gz_xml.gazebo(gz_xml.plugin(JOINT_POSITION_CONTROLLER, [
-        ('joint_name', control.joint),
+        *(('joint_name', joint) for joint in control.joints),
         ('topic', control.topic),
         ('use_velocity_commands', 'true'),
         ('cmd_max', control.velocity),

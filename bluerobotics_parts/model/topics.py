@@ -73,8 +73,8 @@ class JointControlTopics:
 
     instance: str  # the part that declares it
     name: str  # its name there: the topic's last word
-    joint: str  # the URDF joint it moves
-    velocity: float  # the joint's velocity limit (rad/s or m/s): how fast it is moved
+    joints: tuple  # the URDF joints it moves, alike (a pair of jaws), or one
+    velocity: float  # the joints' velocity limit (rad/s or m/s): how fast they are moved
     topic: str  # "/<vehicle>/<instance>/<name>", the same on both sides (Float64 / Double)
 
 
@@ -178,7 +178,7 @@ def joint_controls_of(name: str, record: AssemblyRecord, catalogue: Catalogue) -
     Return the position-controlled joints of the fitted parts, record order.
 
     A control of a slot moves its occupant's joint (``<occupant>_joint``), and is left out
-    while the slot is empty; a control of a frame moves ``<instance>_<frame>_joint``.
+    while the slot is empty; a control of frames moves each ``<instance>_<frame>_joint``.
     """
     found = []
     for part in record.parts:
@@ -188,11 +188,12 @@ def joint_controls_of(name: str, record: AssemblyRecord, catalogue: Catalogue) -
                 occupant = record.occupant(part.name, target['slot'])
                 if occupant is None:
                     continue
-                joint, spec = f'{occupant.name}_joint', data['slots'][target['slot']]
+                joints, spec = (f'{occupant.name}_joint',), data['slots'][target['slot']]
             else:
-                joint = f"{part.name}_{target['frame']}_joint"
-                spec = data['frames'][target['frame']]
-            found.append(JointControlTopics(part.name, control, joint,
+                frames = target.get('frames') or [target['frame']]
+                joints = tuple(f'{part.name}_{frame}_joint' for frame in frames)
+                spec = data['frames'][frames[0]]
+            found.append(JointControlTopics(part.name, control, joints,
                                             float(spec['limits']['velocity']),
                                             f'/{name}/{part.name}/{control}'))
     return tuple(found)

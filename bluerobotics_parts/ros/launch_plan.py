@@ -263,15 +263,16 @@ def gazebo_model(urdf_text: str, convert=added_mass.gazebo_sdf) -> tuple:
     """
     Return (the SDF to spawn, or None for the URDF itself; a note for the summary).
 
-    Only a vehicle with added mass needs the SDF (gazebo/added_mass.py). Without ``gz`` to
-    convert it, the URDF is spawned and the note says what Gazebo then lacks.
+    Only a vehicle with added mass or a joint control needs the SDF (gazebo/added_mass.py).
+    Without ``gz`` to convert it, the URDF is spawned and the note says what Gazebo then lacks.
     """
-    if not added_mass.has_added_mass(urdf_text):
+    if not added_mass.needs_sdf(urdf_text):
         return None, ''
     try:
-        return convert(urdf_text), f'spawned as {GAZEBO_MODEL_FILE} (added mass)'
+        return convert(urdf_text), f'spawned as {GAZEBO_MODEL_FILE} (added mass, joint controls)'
     except added_mass.ConversionError as error:
-        return None, f'WARNING: spawned without added mass, {error}'
+        return None, (f'WARNING: spawned without added mass (and its joint controls keep their '
+                      f'velocity limits), {error}')
 
 
 def _autopilot(vehicle: LaunchVehicle, args: dict, folder: Path) -> ProcessSpec | None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from bluerobotics_parts.build import build_gazebo
-from bluerobotics_parts.gazebo import bridge, elements
+from bluerobotics_parts.gazebo import added_mass, bridge, elements
 from conftest import CONFIG_DIR
 import gz_support
 import pytest
@@ -57,8 +57,8 @@ def test_the_tilt_is_a_joint_position_controller(rov):
 def test_the_tilt_is_bridged_from_ros(rov):
     names = rov.topics
     (control,) = names.joint_controls
-    assert (control.instance, control.name, control.joint) == ('camera', 'tilt',
-                                                               'hd_camera_joint')
+    assert (control.instance, control.name, control.joints) == ('camera', 'tilt',
+                                                                ('hd_camera_joint',))
     entry = [e for e in bridge.entries(names) if e['ros_topic_name'] == control.topic]
     assert entry == [{'ros_topic_name': '/bluerov2/camera/tilt',
                       'gz_topic_name': '/bluerov2/camera/tilt',
@@ -75,16 +75,80 @@ def test_an_empty_camera_slot_has_no_tilt(tmp_path):
 
 
 def test_the_camera_turns_to_the_commanded_angle_in_gazebo(rov, tmp_path):
-    """0.6 rad at 1 rad/s: there in about 0.6 s; 3 rad is past the limit: it stops at pi/2."""
+    """
+    0.6 rad at 1 rad/s: there in about 0.6 s; back to 0.3; 3 rad is past the range.
+
+    Past the range it stops at Gazebo's eased limit, LIMIT_MARGIN of the range beyond
+    (gazebo/added_mass.py: dartsim does not lift a joint off a limit it rests on).
+    """
     gz_support.require()
     path = tmp_path / 'bluerov2.urdf'
     path.write_text(rov.urdf, encoding='utf-8')
     topic = '/bluerov2/camera/tilt'
-    trace = gz_support.simulate(path, 6.0, events=[{'t': 0.5, 'thrust': {topic: 0.6}},
-                                                   {'t': 2.5, 'thrust': {topic: 3.0}}],
+    trace = gz_support.simulate(path, 7.0, events=[{'t': 0.5, 'thrust': {topic: 0.6}},
+                                                   {'t': 2.5, 'thrust': {topic: 0.3}},
+                                                   {'t': 4.0, 'thrust': {topic: 3.0}}],
                                 spawn=(0, 0, -1.0, 0, 0, 0), joints=['hd_camera_joint'])
     angle = trace.positions['hd_camera_joint']
     assert abs(angle[trace.at(0.4)]) < 1e-3  # holds its initial position
     assert angle[trace.at(0.8)] < 0.5  # on its way, not there at once
     assert angle[trace.at(2.4)] == pytest.approx(0.6, abs=0.01)
-    assert angle[-1] == pytest.approx(math.pi / 2, abs=0.02)
+    assert angle[trace.at(3.9)] == pytest.approx(0.3, abs=0.01)
+    assert angle[-1] == pytest.approx(math.pi / 2 * (1 + 2 * added_mass.LIMIT_MARGIN),
+                                      abs=0.02)
+
+
+@pytest.fixture(scope='module')
+def gripper():
+    return build_gazebo(CONFIG_DIR / 'examples' / 'bluerov2_gripper.yaml')
+
+
+def test_the_gripper_moves_both_jaws_on_one_command(gripper):
+    controls = {c.name: c for c in gripper.topics.joint_controls}
+    command = controls['command']
+    assert command.joints == ('gripper_jaw_upper_joint', 'gripper_jaw_lower_joint')
+    assert command.topic == '/bluerov2/gripper/command'
+    assert command.velocity == pytest.approx(0.39)  # 0.62 rad in the published 1.6 s
+    upper, lower = (gripper.vehicle.joints[j] for j in command.joints)
+    assert upper.axis == (0.0, -1.0, 0.0) and lower.axis == (0.0, 1.0, 0.0)  # mirrored
+    assert (upper.limits.lower, upper.limits.upper) == (0.0, 0.62)
+    (block,) = [p for p in controllers(gripper.urdf)
+                if p.findtext('topic') == '/bluerov2/gripper/command']
+    assert [j.text for j in block.findall('joint_name')] == list(command.joints)
+
+
+def test_the_gripper_opens_and_closes_in_gazebo(gripper, tmp_path):
+    """Open (0.62 rad at 0.39 rad/s: 1.6 s), then close; both jaws alike."""
+    gz_support.require()
+    path = tmp_path / 'gripper.urdf'
+    path.write_text(gripper.urdf, encoding='utf-8')
+    topic, jaws = '/bluerov2/gripper/command', ['gripper_jaw_upper_joint',
+                                                'gripper_jaw_lower_joint']
+    trace = gz_support.simulate(path, 6.0, events=[{'t': 0.5, 'thrust': {topic: 0.62}},
+                                                   {'t': 3.5, 'thrust': {topic: 0.0}}],
+                                spawn=(0, 0, -1.0, 0, 0, 0), joints=jaws)
+    for jaw in jaws:
+        angle = trace.positions[jaw]
+        assert angle[trace.at(1.0)] < 0.4  # opening, not open at once
+        assert angle[trace.at(3.4)] == pytest.approx(0.62, abs=0.01)
+        assert angle[-1] == pytest.approx(0.0, abs=0.01)
+
+
+def test_gazebo_gets_the_controlled_joints_limits_eased():
+    """Only the controller's joints: no velocity limit, the range 5% wider each way."""
+    sdf = ('<sdf version="1.11"><model name="m">'
+           '<joint name="moved" type="revolute"><axis><xyz>0 1 0</xyz><limit><lower>0</lower>'
+           '<upper>0.62</upper><effort>5.8</effort><velocity>0.39</velocity></limit></axis>'
+           '</joint>'
+           '<joint name="free" type="revolute"><axis><xyz>0 1 0</xyz><limit><lower>-1</lower>'
+           '<upper>1</upper><effort>1</effort><velocity>1</velocity></limit></axis></joint>'
+           f'<plugin filename="x" name="{elements.JOINT_POSITION_CONTROLLER.name}">'
+           '<joint_name>moved</joint_name></plugin></model></sdf>')
+    from xml.etree import ElementTree
+
+    model = ElementTree.fromstring(added_mass.unlimit_controlled(sdf)).find('model')
+    moved, free = (model.find(f"joint[@name='{n}']/axis/limit") for n in ('moved', 'free'))
+    assert moved.find('velocity') is None and moved.findtext('effort') == '5.8'
+    assert float(moved.findtext('lower')) == pytest.approx(-0.031)
+    assert float(moved.findtext('upper')) == pytest.approx(0.651)
+    assert [free.findtext(k) for k in ('lower', 'upper', 'velocity')] == ['-1', '1', '1']

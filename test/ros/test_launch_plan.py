@@ -185,7 +185,7 @@ def test_the_spawn_command(default):
     assert Path(option(arguments, '-file')) == plan.artefact_dir / 'gazebo_model.sdf'
     urdf = (plan.artefact_dir / 'robot_description.urdf').read_text(encoding='utf-8')
     assert (plan.artefact_dir / 'gazebo_model.sdf').read_text(encoding='utf-8') == converted(urdf)
-    assert 'spawned as gazebo_model.sdf (added mass)' in plan.summary
+    assert 'spawned as gazebo_model.sdf (added mass, joint controls)' in plan.summary
     pose = [float(option(arguments, f)) for f in ('-x', '-y', '-z', '-Y')]
     assert pose == [1.5, -2.0, 0.1, 1.25]
     assert option(arguments, '-world') == 'water'  # read from config/worlds/water.sdf
@@ -199,7 +199,8 @@ def test_without_a_conversion_the_urdf_is_spawned_and_the_summary_warns(tmp_path
     (create,) = nodes_by_executable(plan)['create']
     assert Path(option(create.arguments, '-file')) == plan.artefact_dir / 'robot_description.urdf'
     assert not (plan.artefact_dir / 'gazebo_model.sdf').exists()
-    assert 'WARNING: spawned without added mass, no gz on PATH: stand-in' in plan.summary
+    assert ('WARNING: spawned without added mass (and its joint controls keep their velocity '
+            'limits), no gz on PATH: stand-in') in plan.summary
 
 
 def test_a_vehicle_without_added_mass_is_spawned_from_its_urdf(tmp_path):

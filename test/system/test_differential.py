@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections import Counter
 import difflib
 import multiprocessing
-import re
 from pathlib import Path
+import re
 import shutil
 import tempfile
 
