@@ -145,6 +145,19 @@ KINDS = {kind.section: kind for kind in (
         streams=(Stream('scan', 'sensor_msgs/msg/LaserScan', 'gz.msgs.LaserScan'),),
         rviz=(('rviz_default_plugins/LaserScan', 'scan'),)),
     SensorKind(
+        # ros_gz bridges marine_acoustic_msgs/Dvl from Jazzy's ros_gz 1.0.22 on (gazebosim/
+        # ros_gz pull request 789, "Bridge DVL messages"; rosdistro pull request 50418)
+        'dvl', 'velocity',
+        {'frame': FRAME.described("the part's frame the beams fan out below (its -z), +x "
+                                  'ahead'),
+         **_RATE, 'beams': COUNT.described('beams, evenly about z from 45 deg (at least 3)'),
+         'beam_tilt': _positive('rad: each beam from the frame -z'),
+         'beam_aperture': _positive('rad: full angle of each beam'), **_RANGE,
+         'velocity_stddev': _nonnegative('m/s: noise on each beam velocity')},
+        ordered=(('range_min', 'range_max'),),
+        streams=(Stream('velocity', 'marine_acoustic_msgs/msg/Dvl',
+                        'gz.msgs.DVLVelocityTracking'),)),
+    SensorKind(
         # gz has no water pressure sensor: the converter computes it from the odometry
         'pressure', 'pressure',
         {'frame': FRAME.described("the part's frame at its pressure port"), **_RATE,

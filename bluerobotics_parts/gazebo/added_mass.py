@@ -75,7 +75,7 @@ def fold(sdf_text: str) -> str:
     Only a later ``<inertial>`` holding nothing but ``<fluid_added_mass>`` (``block``'s) is
     folded; anything else is left as it is.
     """
-    root = ElementTree.fromstring(sdf_text)
+    root = gz_xml.fromstring(sdf_text)
     for link in root.iter('link'):
         inertials = link.findall('inertial')
         for extra in inertials[1:]:
@@ -133,7 +133,7 @@ def unlimit_controlled(sdf_text: str) -> str:
 
     No velocity limit; the position limits LIMIT_MARGIN of the range wider each way.
     """
-    root = ElementTree.fromstring(sdf_text)
+    root = gz_xml.fromstring(sdf_text)
     for model in root.iter('model'):
         moved = {name.text for plugin in model.iter('plugin') if plugin.get('name') == CONTROLLER
                  for name in plugin.findall('joint_name')}

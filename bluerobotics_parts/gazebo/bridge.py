@@ -38,6 +38,11 @@ from ..model.topics import vehicle_topics, VehicleTopics
 #: Every (ROS type, gz type) pair the package bridges: each is a row of ros_gz_bridge's type
 #: table (gazebosim/ros_gz jazzy, ros_gz_bridge/README.md; the same pairs in
 #: ros_gz_bridge/ros_gz_bridge/mappings.py, commit 739cb42a). The tests hold every entry to it.
+#: The DVL's pair came later: gazebosim/ros_gz pull request 789 "Bridge DVL messages" (merged
+#: 2025; ros_gz_sim_demos/launch/dvl.launch.py bridges
+#: ``/dvl/velocity@marine_acoustic_msgs/msg/Dvl[gz.msgs.DVLVelocityTracking``), released for
+#: Jazzy in ros_gz 1.0.22 (ros/rosdistro pull request 50418): an older ros_gz_bridge refuses
+#: that one entry.
 BRIDGE_PAIRS = frozenset({
     ('rosgraph_msgs/msg/Clock', 'gz.msgs.Clock'),
     ('sensor_msgs/msg/JointState', 'gz.msgs.Model'),
@@ -51,6 +56,7 @@ BRIDGE_PAIRS = frozenset({
     ('sensor_msgs/msg/NavSatFix', 'gz.msgs.NavSat'),
     ('sensor_msgs/msg/Image', 'gz.msgs.Image'),
     ('sensor_msgs/msg/CameraInfo', 'gz.msgs.CameraInfo'),
+    ('marine_acoustic_msgs/msg/Dvl', 'gz.msgs.DVLVelocityTracking'),
 })
 
 

@@ -107,6 +107,8 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
         if unread:  # a bug here, not in the input: every element must be one Gazebo reads
             raise AssertionError(f"composed elements no Gazebo system reads: {', '.join(unread)}")
     composed = ElementTree.Element(root.tag, root.attrib)
+    if any(gz_xml.uses_gz_prefix(block) for block in blocks):
+        composed.set(f'xmlns:{gz_xml.GZ_PREFIX}', gz_xml.GZ_NAMESPACE)
     carriers = {id(link) for link in carrier_links(root)}
     for child in root:
         if id(child) in carriers:

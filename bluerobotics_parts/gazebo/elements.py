@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .gz_xml import GZ_NAMESPACE
+
 GZ_SIM = 'gazebosim/gz-sim gz-sim8_8.14.0 '
 THRUSTER_CC = GZ_SIM + 'src/systems/thruster/Thruster.cc, Thruster::Configure'
 HYDRODYNAMICS_CC = GZ_SIM + 'src/systems/hydrodynamics/Hydrodynamics.cc, Hydrodynamics::Configure'
@@ -166,6 +168,27 @@ _COMMON = {key: GPU_LIDAR_SENSOR[key]
            for key in ('pose', 'update_rate', 'gz_frame_id', 'frame_id')}
 _COMMON['topic'] = ('the topic the sensor publishes on', 'name', SENSOR_SDF + '; gz-sensors8 '
                     'src/Sensor.cc, SensorPrivate::PopulateFromSDF')
+
+DVL_CC = ('gazebosim/gz-sensors gz-sensors8_8.2.2 src/DopplerVelocityLog.cc, '
+          'DopplerVelocityLog::Load and Implementation::Initialize*')
+DVL_SENSOR = dict(_COMMON)
+DVL_SENSOR.update({
+    'gz:dvl': ('the DVL configuration; without it the sensor does not load', '-', DVL_CC),
+    'gz:dvl/type': ('piston or phased_array (the message says which)', 'name', DVL_CC),
+    'gz:dvl/arrangement': ('the beams; degrees="false": angles in radians', '-', DVL_CC),
+    'gz:dvl/arrangement/beam': ('one acoustic beam (at least three); id="n"', '-', DVL_CC),
+    'gz:dvl/arrangement/beam/aperture': ('full angle of the beam cone', 'rad', DVL_CC),
+    'gz:dvl/arrangement/beam/rotation': ('the beam about the sensor z', 'rad', DVL_CC),
+    'gz:dvl/arrangement/beam/tilt': ('the beam from the sensor -z, within (-90, 90) deg', 'rad',
+                                     DVL_CC),
+    'gz:dvl/tracking': ('which tracking modes run', '-', DVL_CC),
+    'gz:dvl/tracking/bottom_mode': ('velocity over the bottom', '-', DVL_CC),
+    'gz:dvl/tracking/bottom_mode/when': ('never, always or best', 'name', DVL_CC),
+    **{f'gz:dvl/tracking/bottom_mode/{key}': (meaning, unit, DVL_CC)
+       for key, (meaning, unit, _) in _NOISE.items()},
+    'gz:dvl/minimum_range': ('nearest bottom it tracks', 'm', DVL_CC),
+    'gz:dvl/maximum_range': ('farthest bottom it tracks', 'm', DVL_CC),
+})
 
 IMU_SDF = SDF + 'sdf/1.11/imu.sdf (src/Imu.cc, Imu::Load; gz-sensors8 src/ImuSensor.cc, Load)'
 IMU_SENSOR = dict(_COMMON)
@@ -320,6 +343,9 @@ ODOMETRY_PUBLISHER = System('gz-sim-odometry-publisher-system',
                             'gz::sim::systems::OdometryPublisher', ODOMETRY_PUBLISHER_ELEMENTS)
 # world systems the sensors need (Sensors renders cameras and lidars)
 SENSORS_SYSTEM = System('gz-sim-sensors-system', 'gz::sim::systems::Sensors')
+# the DVL's own: it creates the sensors in the Sensors system's render scene (gz-sim8_8.14.0
+# src/systems/dvl/DopplerVelocityLogSystem.cc, its library gz_add_system(dvl ...))
+DVL_SYSTEM = System('gz-sim-dvl-system', 'gz::sim::systems::DopplerVelocityLogSystem')
 IMU_SYSTEM = System('gz-sim-imu-system', 'gz::sim::systems::Imu')
 MAGNETOMETER_SYSTEM = System('gz-sim-magnetometer-system', 'gz::sim::systems::Magnetometer',
                              MAGNETOMETER_SYSTEM_ELEMENTS)
@@ -332,7 +358,7 @@ PLUGINS = {system.name: system.elements for system in (
     ARDUPILOT_PLUGIN, JOINT_POSITION_CONTROLLER)}
 SENSOR_TYPES = {'gpu_lidar': GPU_LIDAR_SENSOR, 'imu': IMU_SENSOR,
                 'magnetometer': MAGNETOMETER_SENSOR, 'navsat': NAVSAT_SENSOR,
-                'camera': CAMERA_SENSOR}
+                'camera': CAMERA_SENSOR, 'dvl': DVL_SENSOR}  # custom ones by their gz:type
 LIGHT_TYPES = {'spot': SPOT_LIGHT}
 
 
@@ -346,6 +372,13 @@ def unread(element) -> list[str]:
     ('lidar/scan/horizontal'). A plugin, sensor or light type without a table is reported
     whole.
     """
+    gz_names = {f'{{{GZ_NAMESPACE}}}': 'gz:'}  # as a namespace-aware reader names gz: ones
+
+    def named(text: str) -> str:
+        for long, short in gz_names.items():
+            text = text.replace(long, short)
+        return text
+
     if element.tag == 'plugin':
         table, kind = PLUGINS.get(element.get('name')), element.get('name')
     elif element.tag == 'inertial':
@@ -353,14 +386,16 @@ def unread(element) -> list[str]:
     elif element.tag == 'light':
         table, kind = LIGHT_TYPES.get(element.get('type')), f"{element.get('type')} light"
     else:
-        table, kind = SENSOR_TYPES.get(element.get('type')), f"{element.get('type')} sensor"
+        kind = element.get('gz:type') or element.get(f'{{{GZ_NAMESPACE}}}type') or \
+            element.get('type')
+        table, kind = SENSOR_TYPES.get(kind), f'{kind} sensor'
     if table is None:
         return [f'{kind}: no table of the elements it reads']
     found = []
 
     def walk(node, prefix):
         for child in node:
-            path = prefix + child.tag
+            path = prefix + named(child.tag)
             if path not in table:
                 found.append(f'{kind}: {path}')
             walk(child, path + '/')

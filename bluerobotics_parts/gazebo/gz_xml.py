@@ -21,7 +21,30 @@ vehicle-level composition (composition.py) and the sensor blocks (sensor_blocks.
 
 from __future__ import annotations
 
+import re
 from xml.etree import ElementTree
+
+#: The ``gz:`` prefix of Gazebo's own elements and attributes (a DVL's ``gz:type``, ``<gz:dvl>``).
+#: SDFormat matches them by their written name and needs no declaration (sdformat14_14.9.0
+#: src/parser.cc readXml copies a prefixed element as it is); XML readers that resolve prefixes
+#: (Python's, here and in ROS tools) need one, so a description that uses it declares it.
+GZ_PREFIX = 'gz'
+GZ_NAMESPACE = 'http://gazebosim.org/schema'
+ElementTree.register_namespace(GZ_PREFIX, GZ_NAMESPACE)
+
+
+def uses_gz_prefix(element: ElementTree.Element) -> bool:
+    """Return whether an element or anything in it has a ``gz:`` tag or attribute."""
+    return any(node.tag.startswith('gz:') or any(k.startswith('gz:') for k in node.attrib)
+               for node in element.iter())
+
+
+def fromstring(text: str) -> ElementTree.Element:
+    """Parse XML that may use the ``gz:`` prefix without declaring it (``gz sdf -p``'s SDF)."""
+    if 'gz:' in text and 'xmlns:gz=' not in text:
+        text = re.sub(r'<(sdf|robot)\b', lambda m: f'<{m.group(1)} xmlns:gz="{GZ_NAMESPACE}"',
+                      text, count=1)
+    return ElementTree.fromstring(text)
 
 
 def gazebo(child: ElementTree.Element, reference: str | None = None) -> ElementTree.Element:

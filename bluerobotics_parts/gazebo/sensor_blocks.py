@@ -29,7 +29,8 @@ from typing import Callable
 from xml.etree import ElementTree
 
 from . import gz_xml
-from .elements import IMU_SYSTEM, MAGNETOMETER_SYSTEM, NAVSAT_SYSTEM, SENSORS_SYSTEM
+from .elements import (DVL_SYSTEM, IMU_SYSTEM, MAGNETOMETER_SYSTEM, NAVSAT_SYSTEM,
+                       SENSORS_SYSTEM)
 from ..physics.echosounder import RayGrid
 
 
@@ -209,6 +210,39 @@ def scanning_sonar_block(names, values: dict, release) -> ElementTree.Element:
     return sensor
 
 
+def dvl_block(names, values: dict, release) -> ElementTree.Element:
+    """
+    Return the DVL: gz-sensors 8's custom sensor (``type="custom" gz:type="dvl"``).
+
+    ``beams`` piston beams, each ``beam_tilt`` from the frame's -z, spread evenly about z from
+    45 deg (ahead to port, as a Water Linked A50's four), bottom tracking always on with
+    Gaussian noise on each beam's velocity; the velocity is reported in the part's frame
+    (REP 103: x ahead, z up; gz-sensors DopplerVelocityLog.hh: the sensor frame is x forward,
+    y left, z up, beams below). It renders (gz-sim's Sensors and DVL systems, a render engine)
+    and computes only while its topic has a subscriber (DopplerVelocityLog.cc, Update).
+    """
+    sensor = _sensor(names, 'custom', values, release, names.gz_topic)
+    sensor.set('gz:type', 'dvl')
+    beams = int(values['beams'])
+    tilt, aperture = float(values['beam_tilt']), float(values['beam_aperture'])
+    arrangement = ElementTree.Element('arrangement', degrees='false')
+    for index in range(beams):
+        beam = ElementTree.SubElement(arrangement, 'beam', id=str(index))
+        gz_xml.children(beam, [('aperture', aperture),
+                               ('rotation', math.pi / 4 + 2 * math.pi * index / beams),
+                               ('tilt', tilt)])
+    dvl = ElementTree.SubElement(sensor, 'gz:dvl')
+    gz_xml.children(dvl, [('type', 'piston')])
+    dvl.append(arrangement)
+    bottom = ElementTree.SubElement(ElementTree.SubElement(dvl, 'tracking'), 'bottom_mode')
+    gz_xml.children(bottom, [('when', 'always')])
+    noise = ElementTree.SubElement(bottom, 'noise', type='gaussian')
+    gz_xml.children(noise, _gaussian(float(values['velocity_stddev'])))
+    gz_xml.children(dvl, [('minimum_range', float(values['range_min'])),
+                          ('maximum_range', float(values['range_max']))])
+    return sensor
+
+
 def light_block(names, values: dict, release) -> ElementTree.Element:
     """
     Return a spot light shining along its link's +x (sdf/1.11/light.sdf, src/Light.cc).
@@ -237,6 +271,7 @@ BLOCKS = {
     'navsat': SensorBlock(navsat_block, (NAVSAT_SYSTEM,)),
     'camera': SensorBlock(camera_block, (SENSORS_SYSTEM,)),
     'scanning_sonar': SensorBlock(scanning_sonar_block, (SENSORS_SYSTEM,)),
+    'dvl': SensorBlock(dvl_block, (SENSORS_SYSTEM, DVL_SYSTEM)),
     'light': SensorBlock(light_block),
 }
 

@@ -234,8 +234,9 @@ def test_the_test_world_is_the_shipped_world_without_the_sensor_systems():
     world = shipped.find('world')
     sensors = [p for p in world.findall('plugin')
                if p.get('name') not in gz_support.HEADLESS_SYSTEMS]
+    systems = ('Sensors', 'Imu', 'Magnetometer', 'NavSat', 'DopplerVelocityLogSystem')
     assert sorted(p.get('name') for p in sensors) == sorted(
-        f'gz::sim::systems::{name}' for name in ('Sensors', 'Imu', 'Magnetometer', 'NavSat'))
+        f'gz::sim::systems::{name}' for name in systems)
     for plugin in sensors:
         world.remove(plugin)
     world.find('physics/max_step_size').text = '0.01'

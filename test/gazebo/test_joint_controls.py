@@ -100,7 +100,7 @@ def test_the_camera_turns_to_the_commanded_angle_in_gazebo(rov, tmp_path):
 
 @pytest.fixture(scope='module')
 def gripper():
-    return build_gazebo(CONFIG_DIR / 'examples' / 'bluerov2_gripper.yaml')
+    return build_gazebo(CONFIG_DIR / 'examples' / 'bluerov2_payload.yaml')
 
 
 def test_the_gripper_moves_both_jaws_on_one_command(gripper):

@@ -30,7 +30,8 @@ from xml.etree import ElementTree
 
 from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.formats.sensor_kinds import KINDS
-from bluerobotics_parts.gazebo.composition import CARRIER_MASS
+from bluerobotics_parts.gazebo import gz_xml
+from bluerobotics_parts.gazebo.composition import carrier_links, CARRIER_MASS
 from bluerobotics_parts.gazebo.sensor_blocks import BLOCKS
 from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.topics import vehicle_topics
@@ -80,7 +81,7 @@ def case(request, tmp_path_factory):
     result, path = build_case(request.param, tmp_path_factory.mktemp('sdf'))
     root = sdformat14.Root()
     root.load(str(path))  # raises SDFErrorsException on any error: 0 errors here
-    printed = ElementTree.fromstring(gz_support.gz_sdf_print(path)).find('model')
+    printed = gz_xml.fromstring(gz_support.gz_sdf_print(path)).find('model')
     return result, path, root.model(), printed
 
 
@@ -94,6 +95,22 @@ def turning(result) -> dict:
     vehicle = result.vehicle
     return {vehicle.actuators[name].joint: vehicle.joints[vehicle.actuators[name].joint].child
             for name in propellers(result)}
+
+
+def moving(result) -> dict:
+    """Return the links below a joint that moves, by their joint: rotors, a tilting camera..."""
+    return {j.name: j.child for j in result.vehicle.joints.values() if j.type != 'fixed'}
+
+
+def host(result, link: str) -> str:
+    """Return the link a link is lumped into: the nearest up the tree that moves, or the root."""
+    vehicle = result.vehicle
+    while link != vehicle.root_link:
+        joint = vehicle.joints[vehicle.links[link].parent_joint]
+        if joint.type != 'fixed':
+            return link
+        link = joint.parent
+    return link
 
 
 def thrusters(model):
@@ -124,13 +141,14 @@ def test_it_loads_with_no_errors_as_one_model(case, request):
     result, _, model, xml = case
     assert model.name() == result.name == expected_name(*request.node.callspec.params['case'])
     links = sorted(model.link_by_index(i).name() for i in range(model.link_count()))
-    # every fixed joint is lumped into the root link; the turning rotors stay links
-    assert links == sorted([result.vehicle.root_link] + list(turning(result).values()))
-    # ... mass included: all but the turning links' (and the 10 mg carriers, see
-    # composition.CARRIER_MASS)
-    spinning = sum(result.vehicle.links[name].mass for name in turning(result).values())
+    # every fixed joint is lumped into the link above it; the links that move stay links
+    assert links == sorted([result.vehicle.root_link] + list(moving(result).values()))
+    # ... mass included: all but what hangs from the moving links (and the 10 mg carriers,
+    # see composition.CARRIER_MASS)
+    below = sum(link.mass for name, link in result.vehicle.links.items()
+                if host(result, name) != result.vehicle.root_link)
     assert float(xml.find(f"link[@name='{result.vehicle.root_link}']/inertial/mass").text) == \
-        pytest.approx(result.vehicle.total_mass - spinning, abs=1e-4)
+        pytest.approx(result.vehicle.total_mass - below, abs=1e-4)
 
 
 def test_one_thruster_per_fitted_propeller(case):
@@ -172,8 +190,7 @@ def test_the_gazebo_model_keeps_the_vehicles_mass(case):
     """
     result, _, _, xml = case
     converted = sum(float(m.text) for m in xml.iter('mass'))
-    carriers = sum(1 for a in result.vehicle.actuators.values()
-                   if result.vehicle.links[result.vehicle.joints[a.joint].parent].mass == 0.0)
+    carriers = len(carrier_links(ElementTree.fromstring(result.resolved.urdf)))
     assert converted == pytest.approx(result.vehicle.total_mass + carriers * CARRIER_MASS,
                                       abs=1e-6)
 
@@ -186,7 +203,7 @@ def test_the_lumped_links_remain_as_frames_where_they_were(case):
     """
     result, _, model, _ = case
     poses = kinematics.link_poses(result.vehicle)
-    lumped = set(result.vehicle.links) - {result.vehicle.root_link} - set(turning(result).values())
+    lumped = set(result.vehicle.links) - {result.vehicle.root_link} - set(moving(result).values())
     assert lumped
     for link in lumped:
         assert model.frame_name_exists(link), link
@@ -195,10 +212,13 @@ def test_the_lumped_links_remain_as_frames_where_they_were(case):
 
 
 def root_sensors(result, model) -> dict:
-    """Return the converted model's sensors on the root link, by name."""
-    root = model.link_by_name(result.vehicle.root_link)
-    return {root.sensor_by_index(i).name(): root.sensor_by_index(i)
-            for i in range(root.sensor_count())}
+    """Return the converted model's sensors, by name, with the link each is on."""
+    found = {}
+    for index in range(model.link_count()):
+        link = model.link_by_index(index)
+        found.update({link.sensor_by_index(i).name(): link.sensor_by_index(i)
+                      for i in range(link.sensor_count())})
+    return found
 
 
 def test_every_sensor_sits_on_the_root_link_at_its_frame(case):
@@ -219,10 +239,19 @@ def test_every_sensor_sits_on_the_root_link_at_its_frame(case):
         sensor = sensors[names_of.sensor_name]
         # the converter prints the lumped sensor's angles to 6 digits (pi/2 as 1.57079)
         same_pose(pose(sensor.semantic_pose().resolve('__model__')), poses[names_of.link], 1e-5)
+        on = [model.link_by_index(i).name() for i in range(model.link_count())
+              if model.link_by_index(i).sensor_name_exists(names_of.sensor_name)]
+        assert on == [host(result, names_of.link)]  # lumped where its link is
         assert sensor.topic() == names_of.gz_topic
-        # gz-sensors 8 reads <gz_frame_id>: SDFormat 14 keeps it (warning: not in the spec)
+        # gz-sensors 8 reads <gz_frame_id>: SDFormat 14 keeps it (warning: not in the spec);
+        # a camera's messages carry its optical frame instead (sensor_blocks.camera_block)
         element = xml.find(f".//sensor[@name='{names_of.sensor_name}']")
-        assert element.findtext('gz_frame_id') == names_of.frame_id
+        if names_of.kind == 'camera':
+            assert element.find('gz_frame_id') is None
+            assert element.findtext('camera/optical_frame_id') == \
+                names_of.frame_ids['optical_frame']
+        else:
+            assert element.findtext('gz_frame_id') == names_of.frame_id
 
 
 def test_the_echosounder_is_its_cone(case):
@@ -259,6 +288,8 @@ def published_topics(model) -> dict:
                 'gz.msgs.Double', 'ROS_TO_GZ')
         elif kind == 'gz::sim::systems::JointStatePublisher':
             published[plugin.findtext('topic')] = ('gz.msgs.Model', 'GZ_TO_ROS')
+        elif kind == 'gz::sim::systems::JointPositionController':
+            published[plugin.findtext('topic')] = ('gz.msgs.Double', 'ROS_TO_GZ')
         elif kind == 'gz::sim::systems::OdometryPublisher':
             published[plugin.findtext('odom_topic')] = ('gz.msgs.Odometry', 'GZ_TO_ROS')
             published[plugin.findtext('tf_topic')] = ('gz.msgs.Pose_V', 'GZ_TO_ROS')
@@ -266,7 +297,9 @@ def published_topics(model) -> dict:
               'navsat': 'gz.msgs.NavSat'}
     for sensor in model.iter('sensor'):
         topic, kind = sensor.findtext('topic'), sensor.get('type')
-        if kind == 'gpu_lidar':
+        if sensor.get(f'{{{gz_xml.GZ_NAMESPACE}}}type') == 'dvl':  # DopplerVelocityLog.cc, Load
+            published[topic] = ('gz.msgs.DVLVelocityTracking', 'GZ_TO_ROS')
+        elif kind == 'gpu_lidar':
             published[topic] = ('gz.msgs.LaserScan', 'GZ_TO_ROS')
             published[topic + '/points'] = ('gz.msgs.PointCloudPacked', 'GZ_TO_ROS')
         elif kind == 'camera':
@@ -320,7 +353,7 @@ def test_removing_the_ping_removes_sensor_and_bridge_entry(tmp_path):
 def ign_sdf(path) -> ElementTree.Element:
     result = run([tool('ign'), 'sdf', '-p', path])
     assert result.returncode == 0, result.stderr
-    return ElementTree.fromstring(result.stdout)
+    return gz_xml.fromstring(result.stdout)  # a DVL has gz: elements, undeclared in SDF
 
 
 @pytest.mark.parametrize('param', CASES, ids=IDS)

@@ -49,6 +49,9 @@ class Generator:
 
     def __init__(self, seed: int, library):
         self.rng = random.Random(seed)
+        # the moving joints' own stream, so adding them left every other choice as it was
+        self.joint_rng = random.Random(seed + 1)
+        self.joints_made = 0
         self.types = sorted(library.types())
         self.slots = {name: {s: list(spec.accepts) for s, spec in part.slots.items()}
                       for name, part in library.parts.items()}
@@ -137,7 +140,7 @@ class Generator:
                     'visual': [{'box': [0.1, 0.1, 0.1]}]}
             if self.chance(0.5):
                 frame = {'xyz': [0, 0, 0.1]}
-                if self.chance(0.7):  # a moving frame: revolute or prismatic, limited
+                if self.joint_rng.random() < 0.7:  # a moving frame: revolute or prismatic
                     frame.update(self.limited_joint(), inertial={'mass': 0.05})
                 part['frames'] = {self.pick(['tip', 'face', 'top']): frame}
             if self.chance(0.3):
@@ -152,7 +155,7 @@ class Generator:
                     slot = {'xyz': [0, 0, 0.05], 'accepts': accepts, 'default': default}
                     if self.chance(0.2):
                         slot['joint'] = 'continuous'
-                    elif self.chance(0.5):
+                    elif self.joint_rng.random() < 0.5:
                         slot.update(self.limited_joint())
                     if self.chance(0.2):
                         slot['collision'] = False
@@ -166,11 +169,13 @@ class Generator:
 
     def limited_joint(self) -> dict:
         """Return a revolute or prismatic joint's keys: the kind, maybe an axis, its limits."""
-        joint = {'joint': self.pick(['revolute', 'prismatic'])}
-        if self.chance(0.5):
-            joint['axis'] = self.pick([[0, 1, 0], [0, 0, 1], [1, 1, 0]])
-        joint['limits'] = {'lower': self.pick([-1.5, -0.5, 0]), 'upper': self.pick([0.25, 1]),
-                           'effort': self.pick([1, 2.5]), 'velocity': self.pick([0.5, 3])}
+        rng = self.joint_rng
+        self.joints_made += 1  # the kinds in turn
+        joint = {'joint': ('revolute', 'prismatic')[self.joints_made % 2]}
+        if rng.random() < 0.5:
+            joint['axis'] = rng.choice([[0, 1, 0], [0, 0, 1], [1, 1, 0]])
+        joint['limits'] = {'lower': rng.choice([-1.5, -0.5, 0]), 'upper': rng.choice([0.25, 1]),
+                           'effort': rng.choice([1, 2.5]), 'velocity': rng.choice([0.5, 3])}
         return joint
 
     def vector(self):
