@@ -112,6 +112,8 @@ GNSS_EDGE = 0.3              # rounding of the GNSS puck's top edge / its height
 BAR30_NUT = 0.3              # the Bar30's nut at the end cap / its length
 BAR30_STEM = 0.6             # the Bar30's stem radius / its nut's
 PING360_DOME = 0.2           # the Ping360's domed top / its height
+GRIPPER_JAW_WIDTH = 0.55     # closed jaws drawn this half-wide / gripper radius (cosmetic)
+GRIPPER_JAW_HEIGHT = 0.45    # and this half-high / gripper radius (cosmetic)
 
 HULL_BOW_RISE = 0.5          # bow tip raised by this * hull radius (a spoon bow, not a torpedo)
 HULL_END_RINGS = 8           # rings in each rounded hull end
@@ -790,6 +792,27 @@ def bluerov2_payload_skid(part: dict, library: dict) -> Mesh:
                      for item in part['collision']])
 
 
+def newton_gripper(part: dict, library: dict) -> Mesh:
+    """
+    Draw the Newton gripper along x: its body, then the two jaws closed at the nose.
+
+    The jaws move on their own joints, which a part's single mesh cannot show: drawn closed.
+    """
+    d = dimensions(part)
+    radius, nose = d['diameter'] / 2, d['length'] / 2 - d['jaw_length']
+    body = lathe([(-d['length'] / 2, radius), (nose, radius)])
+    jaws = box((nose, -GRIPPER_JAW_WIDTH * radius, -GRIPPER_JAW_HEIGHT * radius),
+               (d['length'] / 2, GRIPPER_JAW_WIDTH * radius, GRIPPER_JAW_HEIGHT * radius))
+    return combine(body, jaws)
+
+
+def dvl_a50(part: dict, library: dict) -> Mesh:
+    """Draw the DVL A50: a disc centred on its origin, axis z."""
+    d = dimensions(part)
+    return lathe([(-d['height'] / 2, d['diameter'] / 2), (d['height'] / 2, d['diameter'] / 2)],
+                 axis='z')
+
+
 SHAPES = {
     'blueboat_chassis': blueboat_chassis,
     'm200_weedless_prop_ccw': m200_motor_with_prop,
@@ -812,6 +835,8 @@ SHAPES = {
     'blueboat_gnss': blueboat_gnss,
     'bar30_pressure_sensor': bar30_pressure_sensor,
     'ping360': ping360,
+    'newton_gripper': newton_gripper,
+    'dvl_a50': dvl_a50,
 }
 
 

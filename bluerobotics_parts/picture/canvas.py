@@ -19,16 +19,24 @@ render.py lays the picture out once on a Canvas; ``png()`` rasterises it with Pi
 twice the size and reduced, so edges are smooth and adjacent triangles leave no seams) and
 ``svg()`` writes the same items as SVG text. Text is measured with Pillow's font: its bundled
 scalable font where Pillow has one (10.1 and later), else DejaVu Sans, else its bitmap font.
+
+Memory stays near what the items hold: triangles are turned into Python numbers CHUNK at a time
+(a list of floats costs about ten times the array), and SVG text is written to a binary stream
+as it is made (``write_svg``), never held as one string beside its encoded copy. A polygon with a
+wide outline is drawn on a piece of the image around it: Pillow draws such an outline through a
+mask as large as the whole image, which made every legend swatch cost a full-image fill.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 import io
+import math
 
 from PIL import Image, ImageDraw, ImageFont
 
 SUPERSAMPLE = 2
+CHUNK = 8192  # triangles turned into Python numbers (and SVG text) at a time
 FONT_FAMILY = 'DejaVu Sans, Helvetica, Arial, sans-serif'
 
 
@@ -45,6 +53,7 @@ def font(size: int):
         return ImageFont.load_default()
 
 
+@lru_cache(maxsize=4096)  # a label is measured once, not once a view
 def text_size(text: str, size: int) -> tuple:
     """Return the (width, height) ``text`` takes at ``size`` pixels."""
     left, top, right, bottom = font(size).getbbox(text)
@@ -53,6 +62,9 @@ def text_size(text: str, size: int) -> tuple:
 
 def _hex(rgb) -> str:
     return '#' + ''.join(f'{int(round(c)):02x}' for c in rgb[:3])
+
+
+_BYTE_HEX = [f'{value:02x}' for value in range(256)]
 
 
 class Canvas:
@@ -93,36 +105,53 @@ class Canvas:
         image = Image.new('RGB', (self.width * k, self.height * k), self.background)
         draw = ImageDraw.Draw(image, 'RGBA')
         for item in self.items:
-            getattr(self, f'_png_{item[0]}')(draw, k, *item[1:])
+            getattr(self, f'_png_{item[0]}')(image, draw, k, *item[1:])
         out = io.BytesIO()
         image.reduce(k).save(out, format='PNG', optimize=False)
         return out.getvalue()
 
     @staticmethod
-    def _png_triangles(draw, k, points, colours) -> None:
-        scaled = (points * k).tolist()
-        for triangle, colour in zip(scaled, colours.tolist()):
-            draw.polygon([tuple(p) for p in triangle], fill=tuple(colour))
+    def _png_triangles(image, draw, k, points, colours) -> None:
+        for start in range(0, len(points), CHUNK):
+            scaled = (points[start:start + CHUNK] * k).reshape(-1, 6).tolist()
+            for triangle, colour in zip(scaled, colours[start:start + CHUNK].tolist()):
+                draw.polygon(triangle, fill=tuple(colour))
 
     @staticmethod
-    def _png_polygon(draw, k, points, fill, alpha, outline, width) -> None:
+    def _png_polygon(image, draw, k, points, fill, alpha, outline, width) -> None:
         fill = None if fill is None else (*fill[:3], int(255 * alpha))
-        draw.polygon([(x * k, y * k) for x, y in points], fill=fill, outline=outline,
-                     width=max(1, int(width * k)))
+        points = [(x * k, y * k) for x, y in points]
+        width = max(1, int(width * k))
+        if outline is not None and width > 1:
+            # Pillow draws a wide outline through a mask the size of the image: on a piece
+            # around the polygon (same pixels, its corner at whole pixels) it costs the piece
+            margin = width + 2
+            xs, ys = [x for x, _ in points], [y for _, y in points]
+            box = (math.floor(min(xs)) - margin, math.floor(min(ys)) - margin,
+                   math.ceil(max(xs)) + margin + 1, math.ceil(max(ys)) + margin + 1)
+            if box[0] >= 0 and box[1] >= 0 and box[2] <= image.width and \
+                    box[3] <= image.height:
+                piece = image.crop(box)
+                ImageDraw.Draw(piece, 'RGBA').polygon(
+                    [(x - box[0], y - box[1]) for x, y in points], fill=fill, outline=outline,
+                    width=width)
+                image.paste(piece, box[:2])
+                return
+        draw.polygon(points, fill=fill, outline=outline, width=width)
 
     @staticmethod
-    def _png_line(draw, k, points, colour, width, alpha) -> None:
+    def _png_line(image, draw, k, points, colour, width, alpha) -> None:
         draw.line([(x * k, y * k) for x, y in points], fill=(*colour[:3], int(255 * alpha)),
                   width=max(1, int(round(width * k))), joint='curve')
 
     @staticmethod
-    def _png_circle(draw, k, centre, radius, fill, outline, width) -> None:
+    def _png_circle(image, draw, k, centre, radius, fill, outline, width) -> None:
         x, y = centre
         draw.ellipse([(x - radius) * k, (y - radius) * k, (x + radius) * k, (y + radius) * k],
                      fill=fill, outline=outline, width=max(1, int(width * k)))
 
     @staticmethod
-    def _png_text(draw, k, position, text, size, colour, anchor, box) -> None:
+    def _png_text(image, draw, k, position, text, size, colour, anchor, box) -> None:
         x, y = position[0] * k, position[1] * k
         face = font(size * k)
         spot = anchor[0] + {'t': 'a', 'm': 'm', 'b': 'd'}[anchor[1]]
@@ -140,19 +169,35 @@ class Canvas:
 
     def svg(self) -> str:
         """Return the drawing as an SVG document (the same items, in the same order)."""
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
-               f'height="{self.height}" viewBox="0 0 {self.width} {self.height}">',
-               f'<rect width="100%" height="100%" fill="{_hex(self.background)}"/>']
+        out = io.BytesIO()
+        self.write_svg(out)
+        return out.getvalue().decode()
+
+    def write_svg(self, stream) -> None:
+        """Write the drawing as an SVG document to a binary stream, a piece at a time."""
+        stream.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
+                     f'height="{self.height}" viewBox="0 0 {self.width} {self.height}">\n'
+                     f'<rect width="100%" height="100%" fill="{_hex(self.background)}"/>\n'
+                     .encode())
         for item in self.items:
-            out += getattr(self, f'_svg_{item[0]}')(*item[1:])
-        out.append('</svg>')
-        return '\n'.join(out) + '\n'
+            for piece in getattr(self, f'_svg_{item[0]}')(*item[1:]):
+                stream.write(piece.encode() + b'\n')
+        stream.write(b'</svg>\n')
 
     @staticmethod
-    def _svg_triangles(points, colours) -> list:
-        return [f'<polygon points="{_points(triangle)}" fill="{_hex(colour)}" '
-                f'stroke="{_hex(colour)}" stroke-width="0.3"/>'
-                for triangle, colour in zip(points.tolist(), colours.tolist())]
+    def _svg_triangles(points, colours):
+        """Yield the triangles' SVG text, CHUNK triangles a piece."""
+        for start in range(0, len(points), CHUNK):
+            corners = points[start:start + CHUNK].reshape(-1, 6).tolist()
+            part = colours[start:start + CHUNK]
+            if part.dtype == 'uint8':
+                hexes = ['#' + _BYTE_HEX[r] + _BYTE_HEX[g] + _BYTE_HEX[b]
+                         for r, g, b in part[:, :3].tolist()]
+            else:
+                hexes = [_hex(colour) for colour in part.tolist()]
+            yield '\n'.join(f'<polygon points="{_TRIANGLE % tuple(triangle)}" fill="{colour}" '
+                            f'stroke="{colour}" stroke-width="0.3"/>'
+                            for triangle, colour in zip(corners, hexes))
 
     @staticmethod
     def _svg_polygon(points, fill, alpha, outline, width) -> list:
@@ -188,6 +233,9 @@ class Canvas:
                    f'font-family="{FONT_FAMILY}" dominant-baseline="central" '
                    f'fill="{_hex(colour)}">{escape(text)}</text>')
         return out
+
+
+_TRIANGLE = '%.2f,%.2f %.2f,%.2f %.2f,%.2f'
 
 
 def _points(points) -> str:

@@ -25,13 +25,15 @@ forward, y left, z up).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+import io
 import math
 
 import numpy
 
 from .canvas import Canvas, text_size
-from .scene import build_scene, Scene
+from .scene import build_scene, Scene, TRIANGLE_BUDGET
 from .views import View, VIEW_NAMES as DEFAULT_VIEWS, VIEWS
 
 AXIS_COLOURS = ((214, 39, 40), (44, 160, 44), (31, 119, 180))  # x, y, z
@@ -76,9 +78,13 @@ def render_config(config, views=DEFAULT_VIEWS, name: str | None = None,
     """Return (image bytes, notes) for a config: ``png`` or ``svg`` of the given views."""
     from ..assembly.pipeline import resolve_config
 
-    picture = draw(build_scene(resolve_config(config, name=name)), views)
-    data = picture.canvas.svg().encode() if image_format == 'svg' else picture.canvas.png()
-    return data, picture.scene.notes
+    scene = build_scene(resolve_config(config, name=name), TRIANGLE_BUDGET // len(views))
+    picture = draw(scene, views)
+    if image_format == 'svg':
+        out = io.BytesIO()  # written as made: its buffer becomes the bytes, never copied
+        picture.canvas.write_svg(out)
+        return out.getvalue(), picture.scene.notes
+    return picture.canvas.png(), picture.scene.notes
 
 
 def draw(scene: Scene, views=DEFAULT_VIEWS) -> Picture:
@@ -89,12 +95,7 @@ def draw(scene: Scene, views=DEFAULT_VIEWS) -> Picture:
     cell_w, cell_h = (1200, 860) if len(views) == 1 else (800, 560)
     legend_h = _legend_height(scene, columns * cell_w)
     canvas = Canvas(columns * cell_w, rows * cell_h + legend_h)
-    points = scene.points()
-    spans = []
-    for view in views:
-        right, up, _ = view.axes()
-        u, v = points @ right, points @ up
-        spans.append(((u.min(), u.max()), (v.min(), v.max())))
+    spans = _spans(scene, views)
     inner_w, inner_h = cell_w - 2 * PANEL_MARGIN, cell_h - 2 * PANEL_MARGIN - TITLE_SIZE - 24
     scale = min(min(inner_w / max(su[1] - su[0], 1e-3), inner_h / max(sv[1] - sv[0], 1e-3))
                 for su, sv in spans)
@@ -106,6 +107,17 @@ def draw(scene: Scene, views=DEFAULT_VIEWS) -> Picture:
         _draw_panel(canvas, scene, panels[view.name], (left, top, cell_w, cell_h))
     _draw_legend(canvas, scene, rows * cell_h, columns * cell_w)
     return Picture(canvas, panels, scene)
+
+
+def _spans(scene: Scene, views) -> list:
+    """Return each view's ((u min, u max), (v min, v max)) of the scene's points, in metres."""
+    points = scene.points()
+    spans = []
+    for view in views:
+        right, up, _ = view.axes()
+        u, v = points @ right, points @ up
+        spans.append(((u.min(), u.max()), (v.min(), v.max())))
+    return spans
 
 
 # -- one panel ------------------------------------------------------------------------------
@@ -127,6 +139,8 @@ def _draw_panel(canvas: Canvas, scene: Scene, panel: Panel, cell: tuple) -> None
 
 
 def _draw_solids(canvas: Canvas, scene: Scene, panel: Panel) -> None:
+    # what is no longer needed is let go as it goes: a scene at the budget is 25 MB of
+    # triangles, and each step below would otherwise keep its own copy to the end
     if not scene.solids:
         return
     triangles = numpy.concatenate([s.triangles for s in scene.solids])
@@ -136,17 +150,23 @@ def _draw_solids(canvas: Canvas, scene: Scene, panel: Panel) -> None:
     normals = numpy.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
     length = numpy.linalg.norm(normals, axis=1)
     keep = length > 1e-12
-    triangles, base = triangles[keep], base[keep]
-    normals = normals[keep] / length[keep, None]
+    if not keep.all():
+        triangles, base = triangles[keep], base[keep]
+        normals, length = normals[keep], length[keep]
+    normals /= length[:, None]
+    del length, keep
     light = -into + 0.6 * numpy.array([0.0, 0.0, 1.0]) + 0.3 * right
     light /= numpy.linalg.norm(light)
     lambert = numpy.abs(normals @ light)
+    del normals
     lifted = 0.16 + 0.84 * base  # black parts still show their shape
+    del base
     colours = lifted * (0.42 + 0.58 * lambert)[:, None] + 0.2 * (lambert ** 8)[:, None]
+    del lifted, lambert
     colours = numpy.clip(colours * 255, 0, 255).astype(numpy.uint8)
-    depth = (triangles @ into).mean(axis=1)
-    order = numpy.argsort(-depth, kind='stable')  # far first
-    canvas.triangles(panel.project(triangles[order]), colours[order])
+    order = numpy.argsort(-(triangles @ into).mean(axis=1), kind='stable')  # far first
+    triangles = triangles[order]
+    canvas.triangles(panel.project(triangles), colours[order])
 
 
 def _draw_water(canvas: Canvas, scene: Scene, panel: Panel, cell: tuple) -> None:
@@ -190,52 +210,58 @@ def _draw_markers(canvas: Canvas, scene: Scene, panel: Panel) -> list:
     return labels
 
 
+# the spots a label may take, nearest first: (radius, angle in degrees) around its anchor
+_SPOTS = [(radius, angle) for radius in (10, 22, 36, 54, 76, 100, 130)
+          for angle in range(-45, 315, 30)]
+_SPOT_DX = [radius * math.cos(math.radians(angle)) for radius, angle in _SPOTS]
+_SPOT_DY = [radius * math.sin(math.radians(angle)) for radius, angle in _SPOTS]
+_SPOT_RIGHT = [math.cos(math.radians(angle)) >= -0.01 for _, angle in _SPOTS]  # text after
+
+
 def _place_labels(canvas: Canvas, labels: list, cell: tuple) -> None:
     """
     Put each label near its anchor where it overlaps no placed label nor anchor dot.
 
     Greedy, nearest first: candidate spots on rings around the anchor; a label set away from
     its anchor gets a thin leader line. Labels are placed in order of anchor position, so the
-    result does not depend on the record's order of equal spots.
+    result does not depend on the record's order of equal spots. Every spot of a label is
+    tried at once against the boxes already taken near it (numpy), so a thousand labels cost
+    a thousand small steps, not a million Python comparisons.
     """
     left, top, width, height = cell
     bounds = (left + 4, top + TITLE_SIZE + 20, left + width - 4, top + height - 4)
-    taken = [(x - 4, y - 4, x + 4, y + 4) for (x, y), _, _ in labels]
+    taken = numpy.empty((2 * len(labels), 4))
+    count = len(labels)
+    taken[:count] = numpy.array([(x - 4, y - 4, x + 4, y + 4) for (x, y), _, _ in labels],
+                                dtype=float).reshape(-1, 4)
+    dx, dy, right = numpy.array(_SPOT_DX), numpy.array(_SPOT_DY), numpy.array(_SPOT_RIGHT)
     for (x, y), label, colour in sorted(labels, key=lambda item: (item[0][1], item[0][0])):
         w, h = text_size(label, LABEL_SIZE)
-        spot = None
-        for radius in (10, 22, 36, 54, 76, 100, 130):
-            for angle in range(-45, 315, 30):
-                cx = x + radius * math.cos(math.radians(angle))
-                cy = y - radius * math.sin(math.radians(angle))
-                if math.cos(math.radians(angle)) >= -0.01:  # right of the anchor: text after
-                    box = (cx, cy - h / 2 - 2, cx + w + 4, cy + h / 2 + 2)
-                else:
-                    box = (cx - w - 4, cy - h / 2 - 2, cx, cy + h / 2 + 2)
-                if _inside(box, bounds) and not any(_overlap(box, other) for other in taken):
-                    spot = (box, radius)
-                    break
-            if spot:
-                break
-        if spot is None:
+        cx, cy = x + dx, y - dy
+        boxes = numpy.stack([numpy.where(right, cx, cx - w - 4), cy - h / 2 - 2,
+                             numpy.where(right, cx + w + 4, cx), cy + h / 2 + 2], axis=1)
+        fits = (boxes[:, 0] >= bounds[0]) & (boxes[:, 1] >= bounds[1]) & \
+            (boxes[:, 2] <= bounds[2]) & (boxes[:, 3] <= bounds[3])
+        near = taken[:count]
+        near = near[(near[:, 0] < boxes[:, 2].max()) & (boxes[:, 0].min() < near[:, 2]) &
+                    (near[:, 1] < boxes[:, 3].max()) & (boxes[:, 1].min() < near[:, 3])]
+        if len(near):
+            fits &= ~((boxes[:, None, 0] < near[None, :, 2]) &
+                      (near[None, :, 0] < boxes[:, None, 2]) &
+                      (boxes[:, None, 1] < near[None, :, 3]) &
+                      (near[None, :, 1] < boxes[:, None, 3])).any(axis=1)
+        if not fits.any():
             continue  # no room anywhere near: the legend and other views still name it
-        box, radius = spot
-        taken.append(box)
+        index = int(numpy.argmax(fits))
+        box, radius = tuple(float(v) for v in boxes[index]), _SPOTS[index][0]
+        taken[count] = box
+        count += 1
         if radius > 12:
             anchor = (box[0], (box[1] + box[3]) / 2) if box[0] >= x else \
                 (box[2], (box[1] + box[3]) / 2)
             canvas.line([(x, y), anchor], MUTED, width=0.8, alpha=0.8)
         canvas.text((box[0] + 2, (box[1] + box[3]) / 2), label, LABEL_SIZE, colour, 'lm',
                     box=PAPER)
-
-
-def _inside(box, bounds) -> bool:
-    return box[0] >= bounds[0] and box[1] >= bounds[1] and box[2] <= bounds[2] and \
-        box[3] <= bounds[3]
-
-
-def _overlap(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _draw_scale(canvas: Canvas, panel: Panel, cell: tuple) -> None:
@@ -272,6 +298,12 @@ def _draw_axes(canvas: Canvas, panel: Panel, cell: tuple) -> None:
 # -- the legend -----------------------------------------------------------------------------
 
 _LEGEND_ROW = 20
+#: Rows of parts the legend lists (the shipped vehicles take 4 to 6); a longer list ends with a
+#: row that counts the rest by type, so the picture of 1,000 parts is not 8,000 pixels tall
+#: (350 MB to draw, most of its time).
+LEGEND_ROWS = 30
+#: Notes the legend shows; the command prints every one.
+LEGEND_NOTES = 8
 
 
 def _part_labels(scene: Scene) -> list:
@@ -284,9 +316,24 @@ def _legend_grid(scene: Scene, width: int) -> tuple:
     return max(1, int((width - 420) // column)), column
 
 
+def _legend_rows(scene: Scene, columns: int) -> tuple:
+    """Return (rows, parts listed by name): the last row counts the rest beyond LEGEND_ROWS."""
+    rows = math.ceil(len(scene.parts) / columns)
+    if rows <= LEGEND_ROWS:
+        return rows, len(scene.parts)
+    return LEGEND_ROWS, (LEGEND_ROWS - 1) * columns
+
+
+def _legend_notes(scene: Scene) -> list:
+    if len(scene.notes) <= LEGEND_NOTES:
+        return scene.notes
+    rest = len(scene.notes) - LEGEND_NOTES + 1
+    return scene.notes[:LEGEND_NOTES - 1] + [f'and {rest} more notes (render prints them all)']
+
+
 def _legend_height(scene: Scene, width: int) -> int:
-    rows = math.ceil(len(scene.parts) / _legend_grid(scene, width)[0])
-    return 44 + max(rows, 4) * _LEGEND_ROW + 16 * len(scene.notes)
+    rows, _ = _legend_rows(scene, _legend_grid(scene, width)[0])
+    return 44 + max(rows, 4) * _LEGEND_ROW + 16 * len(_legend_notes(scene))
 
 
 def _draw_legend(canvas: Canvas, scene: Scene, top: float, width: int) -> None:
@@ -294,14 +341,18 @@ def _draw_legend(canvas: Canvas, scene: Scene, top: float, width: int) -> None:
                 'coordinates in '
                 f'{scene.root_link} (REP 103: x forward, y left, z up)', 14, INK, 'lm')
     columns, column = _legend_grid(scene, width)
-    for index, (label, (_, _, rgba)) in enumerate(zip(_part_labels(scene), scene.parts)):
+    rows, listed = _legend_rows(scene, columns)
+    for index, (label, (_, _, rgba)) in enumerate(zip(_part_labels(scene)[:listed],
+                                                      scene.parts)):
         x = 14 + (index % columns) * column
         y = top + 44 + (index // columns) * _LEGEND_ROW
         colour = tuple(int(255 * c) for c in (rgba or (1, 1, 1, 1))[:3])
         canvas.polygon([(x, y - 6), (x + 12, y - 6), (x + 12, y + 6), (x, y + 6)], fill=colour,
                        outline=MUTED)
         canvas.text((x + 18, y), label, 12, INK, 'lm')
-    rows = math.ceil(len(scene.parts) / columns)
+    if listed < len(scene.parts):
+        _draw_the_rest(canvas, scene.parts[listed:], top + 44 + (rows - 1) * _LEGEND_ROW,
+                       width - 440)
     x, y = width - 400, top + 44
     canvas.circle((x + 6, y), 3.6, fill=INK, outline=PAPER)
     canvas.text((x + 18, y), 'slot, filled (its frame: x red, y green, z blue)', 12, INK, 'lm')
@@ -316,6 +367,20 @@ def _draw_legend(canvas: Canvas, scene: Scene, top: float, width: int) -> None:
         trim = math.degrees(scene.rest.pitch)
         canvas.text((x + 18, w), f'water line at rest: trim {trim:+.2f} deg, {scene.root_link} '
                     f'at z {scene.rest.z:+.3f} m (as info)', 12, INK, 'lm')
-    for index, note in enumerate(scene.notes):
+    for index, note in enumerate(_legend_notes(scene)):
         canvas.text((14, top + 44 + max(rows, 4) * _LEGEND_ROW + 16 * index), note, 11, MUTED,
                     'lm')
+
+
+def _draw_the_rest(canvas: Canvas, parts: list, y: float, room: float) -> None:
+    """Write one row: how many more parts, by type, most first, as many types as fit."""
+    kinds = Counter(type_name for _, type_name, _ in parts).most_common()
+    text = f'and {len(parts):,} more parts:'
+    for index, (type_name, count) in enumerate(kinds):
+        more = f' {count:,} {type_name}' + (',' if index < len(kinds) - 1 else '')
+        tail = f' and {len(kinds) - index} more types'
+        if text_size(text + more + tail, 12)[0] > room:
+            text += tail
+            break
+        text += more
+    canvas.text((14, y), text, 12, MUTED, 'lm')

@@ -20,17 +20,29 @@ with every joint at zero (model/kinematics.py), coloured by its material; every 
 (filled or empty) and every named part frame (``ping_beam``) as a marker with its pose; and,
 for a vessel (a base part that spawns at the surface), the water plane where ``info`` finds
 the vehicle at rest (physics/stability.py, exact hydrostatics).
+
+A scene holds at most ``budget`` triangles (each view draws them all: render.py gives each
+view its part of TRIANGLE_BUDGET). Where the visuals have more, the meshes are simplified by
+vertex clustering (mesh.py) on one grid size for all of them, the finest that fits the budget:
+triangles smaller than a cell merge, wherever they are, so a mesh with detail finer than the
+picture shows loses it and a coarse one (the shipped parts) keeps every triangle; a note says
+which meshes were simplified. Meshes are read a chunk at a time, and no more than
+MESH_READ_LIMIT bytes of them for one picture: reading is the time the budget does not bound.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 import math
 
 import numpy
 
+from . import mesh
+from .views import VIEW_NAMES
 from .. import paths
-from ..errors import BlueRoboticsPartsError, SceneError
+from ..errors import BlueRoboticsPartsError, InputError, SceneError
+from ..files.inputs import MESH_LIMIT
 from ..files.stl import read_stl
 from ..model import kinematics
 from ..model.kinematics import Pose
@@ -41,6 +53,19 @@ from ..physics import stability
 #: The colour of a visual without a material (URDF's own has none; RViz draws it white-grey).
 NO_MATERIAL = (0.7, 0.7, 0.7, 1.0)
 ROUND_SEGMENTS = 24
+#: The most triangles one picture draws, all its views together (benchmarks/render.py): 0.4
+#: million take about 3 s as PNG and 1.2 s and 46 MB as SVG, and under 200 MB; the shipped
+#: vehicles draw at most 75,000 (four views of 18,616), and 1,000 placed flags 350,000.
+TRIANGLE_BUDGET = 400_000
+#: A scene's budget when its views are not known: its part of four views.
+SCENE_BUDGET = TRIANGLE_BUDGET // len(VIEW_NAMES)
+#: Bytes of mesh files one picture reads, all together: reading is linear in them (about 2 s
+#: per 100 MB, a pass to measure and one or two to simplify) while drawing is bounded by the
+#: budget. Twice the largest mesh file allowed (files/inputs.py), so any one mesh is drawn.
+MESH_READ_LIMIT = 2 * MESH_LIMIT
+#: Triangles vertex clustering leaves of a surface of area A on a grid of cell c: about
+#: ESTIMATE * A / c**2 (measured on tessellated spheres: 2.7 to 2.9); only the first guess.
+ESTIMATE = 3.0
 
 
 @dataclass(frozen=True)
@@ -90,26 +115,38 @@ class Scene:
         return -(self.rest.pose.translation[2] + row[0] * x + row[1] * y) / row[2]
 
 
-def build_scene(resolved) -> Scene:
-    """Return the scene of a resolved config (pipeline.Resolved)."""
+def build_scene(resolved, budget: int = SCENE_BUDGET) -> Scene:
+    """
+    Return the scene of a resolved config (pipeline.Resolved).
+
+    ``budget``: the most triangles the scene holds (module doc); meshes beyond it are
+    simplified, and a note says which.
+    """
     record = resolved.record
     catalogue = resolved.catalogue()
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
     poses = kinematics.link_poses(vehicle)
     materials = {m.get('name'): _rgba(m) for m in resolved.tree.findall('material')}
-    meshes: dict = {}
-    solids = []
-    for link in resolved.tree.findall('link'):
-        name = link.get('name')
-        for index, visual in enumerate(link.findall('visual')):
-            where = f'link {name}, visual #{index + 1}'
-            triangles = _geometry(visual.find('geometry'), where, meshes)
-            local = _origin(visual.find('origin'), where)
-            placed = _placed(triangles, poses[name].compose(local))
-            material = visual.find('material')
-            rgba = NO_MATERIAL if material is None else (
-                _rgba(material) or materials.get(material.get('name')) or NO_MATERIAL)
-            solids.append(Solid(vehicle.link(name).part, name, placed, rgba))
+    files = _MeshFiles(record, catalogue, vehicle)
+    visuals = []
+    try:
+        for link in resolved.tree.findall('link'):
+            name = link.get('name')
+            for index, visual in enumerate(link.findall('visual')):
+                where = f'link {name}, visual #{index + 1}'
+                geometry = _geometry(visual.find('geometry'), where, files, name)
+                local = _origin(visual.find('origin'), where)
+                material = visual.find('material')
+                rgba = NO_MATERIAL if material is None else (
+                    _rgba(material) or materials.get(material.get('name')) or NO_MATERIAL)
+                visuals.append((name, poses[name].compose(local), rgba, geometry))
+        notes = []
+        meshes = _mesh_triangles([g for _, _, _, g in visuals], files, budget, notes)
+    finally:
+        files.close()
+    solids = [Solid(vehicle.link(name).part, name,
+                    _placed(meshes[geometry] if isinstance(geometry, tuple) else geometry, pose),
+                    rgba) for name, pose, rgba, geometry in visuals]
     # a filled slot is labelled by its occupant, an empty one by its name (its link's name
     # where another slot has the same name): each label names one thing
     names = [slot.name for slot in vehicle.slots.values() if not slot.occupant]
@@ -123,7 +160,8 @@ def build_scene(resolved) -> Scene:
     for solid in solids:
         colour.setdefault(solid.instance, solid.rgba)
     parts = [(part.name, part.type, colour.get(part.name)) for part in record.parts]
-    scene = Scene(vehicle.name, vehicle.root_link, solids, markers, parts, vehicle.total_mass)
+    scene = Scene(vehicle.name, vehicle.root_link, solids, markers, parts, vehicle.total_mass,
+                  notes=notes)
     if catalogue[record.base.type].spawn_depth == 0:
         try:
             scene.rest = stability.rest(resolved.urdf, 'exact')
@@ -132,6 +170,110 @@ def build_scene(resolved) -> Scene:
         except BlueRoboticsPartsError as error:  # e.g. a collision mesh it cannot measure
             scene.notes.append(f'no water line: {error}')
     return scene
+
+
+class _MeshFiles:
+    """The mesh files of a scene, each opened once, at most MESH_READ_LIMIT bytes of them."""
+
+    def __init__(self, record, catalogue, vehicle):
+        self.record, self.catalogue, self.vehicle = record, catalogue, vehicle
+        self.files: dict = {}
+        self.size = 0
+
+    def __getitem__(self, path):
+        return self.files[path]
+
+    def add(self, path, link: str) -> None:
+        """Open a mesh file (once); refuse it, naming its part file, beyond the read limit."""
+        if path in self.files:
+            return
+        try:
+            stl = mesh.StlFile(path)
+        except mesh.NotStl:
+            # read_stl says why it is no STL (or reads it after all)
+            stl = mesh.Loaded(read_stl(path), path.stat().st_size)
+        if self.size + stl.size > MESH_READ_LIMIT:
+            stl.close()
+            raise self._refusal(path, link, stl.size)
+        self.size += stl.size
+        self.files[path] = stl
+
+    def close(self) -> None:
+        for stl in self.files.values():
+            stl.close()
+
+    def _refusal(self, path, link: str, size: int) -> InputError:
+        why = (f'its {size:,} bytes bring the meshes of this picture to {self.size + size:,} '
+               f'bytes, more than the {MESH_READ_LIMIT:,} render reads for one picture (twice '
+               'the limit of one mesh); use a simpler mesh (fewer triangles)')
+        part = self.vehicle.link(link).part
+        types = {p.name: p.type for p in self.record.parts}
+        found = self.catalogue[types[part]] if types.get(part) in self.catalogue else None
+        for index, item in enumerate((found.data.get('visual') or []) if found else []):
+            written = item.get('mesh') if isinstance(item, dict) else None
+            if written and paths.resolve_uri(written if '://' in written else
+                                             found.mesh_base + written) == path:
+                return InputError(f'mesh {written} ({path}): {why}', file=str(found.file),
+                                  line=found.lines.get(('visual', index, 'mesh')))
+        return InputError(f'mesh: {why}', file=str(path))
+
+
+def _mesh_triangles(geometries, files, budget: int, notes: list) -> dict:
+    """
+    Return each mesh's triangles, scaled, by (path, scale).
+
+    As read, or simplified where the scene would hold more than ``budget`` triangles (a note
+    says which).
+    """
+    uses = Counter(g for g in geometries if isinstance(g, tuple))  # (path, scale) -> visuals
+    fixed = sum(len(g) for g in geometries if not isinstance(g, tuple))
+    if fixed + sum(files[path].counted() * n for (path, _), n in uses.items()) <= budget:
+        return {key: mesh.read(files[key[0]], numpy.array(key[1])) for key in uses}
+    room = max(budget - fixed, budget // 10)  # primitives are never simplified
+    chunks = {key: lambda key=key: (mesh.finite(chunk) * numpy.array(key[1])
+                                    for chunk in files[key[0]].chunks()) for key in uses}
+    stats = {key: mesh.measure(chunks[key]()) for key in uses}
+    order = sorted(uses, key=lambda key: -stats[key][0] * uses[key])  # the largest first
+    cell = _first_cell(uses, stats, room)
+    largest = max([float(numpy.max(high - low)) for count, low, high, _ in stats.values()
+                   if count], default=0.0)
+    while True:
+        found, drawn = {}, 0
+        for key in order:
+            count, low, high, area = stats[key]
+            if count * uses[key] <= room and ESTIMATE * area >= count * cell ** 2:
+                found[key] = mesh.read(files[key[0]], numpy.array(key[1]))  # coarser than a cell
+            else:
+                found[key] = mesh.cluster(chunks[key](), low, max(cell, mesh.smallest_cell(
+                    low, high)), max(1, (room - drawn) // uses[key]))
+            if found[key] is None:
+                break
+            drawn += len(found[key]) * uses[key]
+        else:
+            if drawn <= room or cell > 4 * largest:  # no grid leaves fewer
+                break
+        cell *= 1.5 if found[key] is None else max(1.1, 1.05 * math.sqrt(drawn / room))
+    for key in order:
+        count, kept = stats[key][0], len(found[key])
+        if kept < count:
+            notes.append(f'mesh {key[0].name}: {count:,} triangles drawn as {kept:,}, merged on '
+                         f'a {cell * 1000:.2g} mm grid (at most {budget:,} triangles a view)')
+    return found
+
+
+def _first_cell(uses, stats, room: int) -> float:
+    """Return the grid cell the estimate says leaves ``room`` triangles (bisection)."""
+    def left(cell):
+        return sum(min(stats[key][0], ESTIMATE * stats[key][3] / cell ** 2) * n
+                   for key, n in uses.items())
+
+    low, high = 1e-9, 1e-9
+    while left(high) > room and high < 1e6:
+        high *= 2
+    for _ in range(60):
+        middle = math.sqrt(low * high)
+        low, high = (middle, high) if left(middle) > room else (low, middle)
+    return high
 
 
 def _origin(element, where: str) -> Pose:
@@ -152,7 +294,8 @@ def _rgba(material) -> tuple | None:
     return tuple(min(1.0, max(0.0, v)) for v in values)
 
 
-def _geometry(geometry, where: str, meshes: dict) -> numpy.ndarray:
+def _geometry(geometry, where: str, files, link: str):
+    """Return a primitive's triangles, or a mesh as (path, scale) (its file opened)."""
     shape = geometry[0] if geometry is not None and len(geometry) else None
     if shape is None:
         raise SceneError(f'{where} has no geometry')
@@ -162,11 +305,9 @@ def _geometry(geometry, where: str, meshes: dict) -> numpy.ndarray:
         if path is None:
             raise SceneError(f'{where}: cannot find mesh {uri} (only package://bluerobotics_parts'
                              '/... and file paths are drawn)')
-        if path not in meshes:
-            triangles = read_stl(path)
-            meshes[path] = triangles[numpy.isfinite(triangles).all(axis=(1, 2))]
-        scale = numpy.array(floats(shape, 'scale', 3, where, default=(1.0, 1.0, 1.0)))
-        return meshes[path] * scale
+        files.add(path, link)
+        scale = floats(shape, 'scale', 3, where, default=(1.0, 1.0, 1.0))
+        return path, tuple(scale)
     if shape.tag == 'box':
         return box(floats(shape, 'size', 3, where))
     if shape.tag == 'cylinder':

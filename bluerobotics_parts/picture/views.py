@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 import math
 
 
@@ -29,14 +30,20 @@ class View:
     up: tuple  # what should point up on the screen (before orthogonalising)
 
     def axes(self) -> tuple:
-        """Return unit (right, up, into) vectors of the screen in the root frame."""
-        import numpy
+        """Return unit (right, up, into) vectors of the screen in the root frame (copies)."""
+        return tuple(axis.copy() for axis in _axes(self))
 
-        into = numpy.array(self.direction, dtype=float)
-        into /= numpy.linalg.norm(into)
-        right = numpy.cross(into, self.up)
-        right /= numpy.linalg.norm(right)
-        return right, numpy.cross(right, into), into
+
+@lru_cache(maxsize=None)
+def _axes(view: View) -> tuple:
+    """Work out a view's axes once: every point and marker drawn projects through them."""
+    import numpy
+
+    into = numpy.array(view.direction, dtype=float)
+    into /= numpy.linalg.norm(into)
+    right = numpy.cross(into, view.up)
+    right /= numpy.linalg.norm(right)
+    return right, numpy.cross(right, into), into
 
 
 _ELEVATION, _AZIMUTH = math.radians(30), math.radians(45)
