@@ -407,14 +407,21 @@ def _mesh_content_problems(doc, where, mesh: str, target: Path) -> list[Problem]
     if status.st_size == 0:
         return [_mesh_problem(doc, where, f'mesh {mesh} ({target}) is empty')]
     if mesh.lower().endswith('.stl'):
-        from ..files.stl import read_stl  # numpy: only for a user's STL
+        from ..files.stl import NotStl, read_stl, StlFile  # numpy: only for a user's STL
 
-        try:
-            triangles = read_stl(target)
+        try:  # in chunks: a binary file's count is in its header, an ASCII one is parsed
+            with StlFile(target) as stl:
+                triangles = stl.counted()
+        except NotStl:
+            try:
+                triangles = len(read_stl(target))  # it says why it is no STL
+            except InputError as error:
+                why = error.message.removeprefix('mesh: ')
+                return [_mesh_problem(doc, where, f'mesh {mesh} ({target}): {why}')]
         except InputError as error:
             why = error.message.removeprefix('mesh: ')
             return [_mesh_problem(doc, where, f'mesh {mesh} ({target}): {why}')]
-        if not len(triangles):
+        if not triangles:
             return [_mesh_problem(doc, where, f'mesh {mesh} ({target}) has no triangles')]
     return []
 

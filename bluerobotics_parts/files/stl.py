@@ -13,26 +13,34 @@
 # limitations under the License.
 
 """
-STL meshes (binary and ASCII) as numpy triangles, for the picture (picture/scene.py).
+STL meshes (binary and ASCII) as numpy triangles: whole (``read_stl``) or in chunks (``StlFile``).
 
 A small reader of our own rather than trimesh (which only the tests use): the picture needs
-the triangles only, and one dependency fewer at run time. The file comes through
-inputs.read_bytes (a regular file of bounded size); one that is neither form of STL is an
-InputError naming it.
+the triangles only, and one dependency fewer at run time. ``read_stl`` takes the file through
+inputs.read_bytes (a regular file of bounded size) and returns every triangle; ``StlFile``
+makes the same checks on its open descriptor and gives the same numbers a chunk at a time, its
+triangle count known from a binary header before anything else is read: what a check of a
+user's mesh (assembly/catalogue.py) and the picture (picture/mesh.py) need in bounded memory.
+A file that is neither form of STL is an InputError naming it.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 
 import numpy
 
-from .inputs import MESH_LIMIT, read_bytes
+from .inputs import file_kind, MESH_LIMIT, read_bytes
 from ..errors import InputError
 
+CHUNK = 1 << 16  # triangles read at a time: 65,536 are 4.7 MB as float64
 _HEADER = 80
 _RECORD = numpy.dtype([('normal', '<f4', 3), ('vertices', '<f4', (3, 3)), ('extra', '<u2')])
 _VERTEX = re.compile(rb'vertex\s+(\S+)\s+(\S+)\s+(\S+)')
+_BLOCK = 4 * 1024 * 1024  # bytes of an ASCII file parsed at a time
+_SNIFF = 64 * 1024  # bytes looked at for an ASCII file's leading 'solid'
 
 
 def read_stl(path) -> numpy.ndarray:
@@ -53,3 +61,123 @@ def read_stl(path) -> numpy.ndarray:
             return values.reshape(-1, 3, 3)
     raise InputError('mesh: not an STL file (neither binary with a matching triangle count '
                      'nor ASCII "solid ... vertex x y z")', file=str(path))
+
+
+class NotStl(Exception):
+    """A file neither form of STL: files/stl.py's read_stl says why, in its words."""
+
+
+class StlFile:
+    """
+    One STL file, open for reading in chunks; ``count`` its triangles (None: ASCII, uncounted).
+
+    Checked on its open descriptor, as files/inputs.read_bytes checks: a regular file (a FIFO
+    would block, a device never end) of at most MESH_LIMIT bytes. Raises InputError for those,
+    NotStl for a file that is neither binary STL (a triangle count matching its size) nor ASCII
+    (starting with ``solid``).
+    """
+
+    def __init__(self, path):
+        self.path = path
+        flags = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_CLOEXEC', 0)
+        try:
+            self._fd = os.open(path, flags)
+        except FileNotFoundError:
+            raise InputError('no such file', file=str(path)) from None
+        except OSError as error:
+            raise InputError(f'mesh: cannot open: {error.strerror or error}',
+                             file=str(path)) from None
+        try:
+            info = os.fstat(self._fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise InputError(f'mesh is {file_kind(info.st_mode)}, not a regular file; '
+                                 'name a file', file=str(path))
+            if info.st_size > MESH_LIMIT:
+                raise InputError(f'mesh is {info.st_size:,} bytes, more than the limit of '
+                                 f'{MESH_LIMIT:,} bytes', file=str(path))
+            self.size = info.st_size
+            head = self._read(0, min(self.size, _SNIFF))
+            self.count = None
+            if len(head) >= _HEADER + 4:
+                count = int.from_bytes(head[_HEADER:_HEADER + 4], 'little')
+                if self.size == _HEADER + 4 + count * _RECORD.itemsize:
+                    self.binary, self.count = True, count
+                    return
+            if head.lstrip()[:5].lower() != b'solid':
+                raise NotStl(str(path))
+            self.binary = False
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _read(self, offset: int, size: int) -> bytes:
+        try:
+            return os.pread(self._fd, size, offset)
+        except OSError as error:
+            raise InputError(f'mesh: cannot read: {error.strerror or error}',
+                             file=str(self.path)) from None
+
+    def counted(self) -> int:
+        """Return the number of triangles (an ASCII file is counted in a pass, once)."""
+        if self.count is None:
+            self.count = sum(len(chunk) for chunk in self.chunks())
+        return self.count
+
+    def chunks(self, size: int = CHUNK):
+        """Yield the triangles, float64 arrays (at most ``size``, 3, 3), in file order."""
+        if self.binary:
+            for start in range(0, self.count, size):
+                n = min(size, self.count - start)
+                data = self._read(_HEADER + 4 + start * _RECORD.itemsize, n * _RECORD.itemsize)
+                if len(data) != n * _RECORD.itemsize:
+                    raise InputError('mesh: the file shrank while being read',
+                                     file=str(self.path))
+                yield numpy.frombuffer(data, _RECORD)['vertices'].astype(float)
+            return
+        yield from self._ascii_chunks(size)
+
+    def _ascii_chunks(self, size: int):
+        offset, rest, carry = 0, b'', numpy.empty((0, 3))
+        while True:  # to the size checked at opening, should the file grow
+            block = self._read(offset, min(_BLOCK, self.size - offset))
+            offset += len(block)
+            text = rest + block
+            matches = list(_VERTEX.finditer(text))
+            if block and matches and matches[-1].end() == len(text):
+                matches.pop()  # its last number may go on in the next block
+            end = matches[-1].end() if matches else 0
+            # what follows the last whole vertex, up to a vertex's worth of it
+            rest = text[max(end, len(text) - 512):] if block else b''
+            try:
+                values = numpy.array([m.groups() for m in matches], dtype=float).reshape(-1, 3)
+            except ValueError:
+                raise InputError('mesh: an ASCII STL vertex is not three numbers',
+                                 file=str(self.path)) from None
+            if not numpy.isfinite(values).all():
+                self._not_stl()
+            values = numpy.concatenate([carry, values])
+            whole = len(values) // 3 * 3
+            carry = values[whole:]
+            triangles = values[:whole].reshape(-1, 3, 3)
+            for start in range(0, len(triangles), size):
+                yield triangles[start:start + size]
+            if not block:
+                if len(carry):
+                    self._not_stl()
+                return
+
+    def _not_stl(self):
+        """Raise read_stl's error for this file (it reads the file whole to say why)."""
+        read_stl(self.path)
+        raise InputError('mesh: not an STL file', file=str(self.path))

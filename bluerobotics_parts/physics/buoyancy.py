@@ -56,9 +56,22 @@ class Wrench:
 
 
 def exact(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY) -> Wrench:
-    """Return the buoyancy when the plane z = 0 cuts each shape as it lies in the world."""
+    """
+    Return the buoyancy when the plane z = 0 cuts each shape as it lies in the world.
+
+    A box or sphere that the plane cannot reach (its centre farther from it than its corners)
+    counts whole, at its centre, without being cut: the same figures, and the many small parts
+    far above the water (a thousand flags) cost a pose each instead of a clipping.
+    """
     wrench = Wrench()
     for shape in shapes:
+        if not isinstance(shape, Cylinder):
+            middle = body.apply(shape.pose.translation)
+            reach = _reach(shape)
+            if abs(middle[2]) >= reach:
+                density = air if middle[2] > 0 else water
+                wrench.add(density * GRAVITY * full_volume(shape), middle, about)
+                continue
         placed = body.compose(shape.pose)
         total, centre = _whole(shape, placed)
         below, below_centre = _below(shape, placed)
@@ -69,6 +82,13 @@ def exact(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY) -
                                                        else 0.0)) / above for i in range(3))
             wrench.add(air * GRAVITY * above, above_centre, about)
     return wrench
+
+
+def _reach(shape) -> float:
+    """Return how far a box's corners or a sphere's surface lie from its centre, at most."""
+    if isinstance(shape, Sphere):
+        return shape.radius
+    return 0.5 * math.sqrt(sum(v * v for v in shape.size))
 
 
 def harmonic(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY,

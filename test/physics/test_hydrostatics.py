@@ -454,3 +454,33 @@ def test_one_box_per_hull_would_capsize_in_harmonic(tmp_path):
     harmonic = stability.rest(urdf, 'harmonic')  # an equilibrium, but an unstable one
     assert harmonic.pitch_stiffness == pytest.approx(-10, abs=3)
     assert harmonic.gm_l < 0 < exact.gm_l
+
+
+@pytest.mark.parametrize('depth', [-0.5, 0.5, -0.1732, 0.1732, 0.05])
+def test_a_shape_the_water_plane_cannot_reach_counts_whole_as_a_cut_one_would(depth):
+    """
+    buoyancy.exact skips cutting a box or sphere wholly in air or water (issue 22, item 11).
+
+    Against the cut (_below) for the same shapes, turned so their corners reach farthest:
+    the forces and moments agree; the 0.05 m box straddles and is cut as before.
+    """
+    turned = kinematics.Pose.from_xyz_rpy((0.3, -0.2, depth), (0.4, 0.7, 0.1))
+    shapes = [Box((0.2, 0.2, 0.2), kinematics.Pose(), 'b'), Sphere(0.1, kinematics.Pose(), 's')]
+    body = kinematics.Pose()
+    about = (0.1, 0.0, 0.0)
+    for shape in shapes:
+        placed_shape = type(shape)(*[turned if f == shape.pose else f for f in
+                                     (shape.size if isinstance(shape, Box) else shape.radius,
+                                      shape.pose, shape.link)])
+        fast = buoyancy.exact([placed_shape], body, about)
+        slow = buoyancy.Wrench()
+        total, centre = buoyancy._whole(placed_shape, turned)
+        below, below_centre = buoyancy._below(placed_shape, turned)
+        slow.add(water.SEA_WATER_DENSITY * water.GRAVITY * below, below_centre or centre, about)
+        if total - below > 1e-15:
+            above_centre = tuple((centre[i] * total - (below_centre[i] * below if below_centre
+                                                       else 0.0)) / (total - below)
+                                 for i in range(3))
+            slow.add(water.AIR_DENSITY * water.GRAVITY * (total - below), above_centre, about)
+        assert fast.force == pytest.approx(slow.force, rel=1e-9)
+        assert fast.moment == pytest.approx(slow.moment, rel=1e-9, abs=1e-12)

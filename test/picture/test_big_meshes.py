@@ -31,6 +31,7 @@ from xml.etree import ElementTree
 
 from bluerobotics_parts import paths
 from bluerobotics_parts.assembly.pipeline import resolve_config
+from bluerobotics_parts.files import stl as stl_module
 from bluerobotics_parts.files.stl import read_stl
 from bluerobotics_parts.model import kinematics
 from bluerobotics_parts.model.kinematics import Pose
@@ -121,7 +122,7 @@ def test_read_in_chunks_is_read_stl_exactly(tmp_path, monkeypatch, ascii_form):
         triangles[7, 1, 2] = numpy.nan  # left out by the picture, as before
     path = tmp_path / 'm.stl'
     (write_ascii if ascii_form else write_binary)(path, triangles)
-    monkeypatch.setattr(mesh, '_BLOCK', 1000)  # ASCII blocks end inside vertices
+    monkeypatch.setattr(stl_module, '_BLOCK', 1000)  # ASCII blocks end inside vertices
     with mesh.StlFile(path) as stl:
         chunks = list(stl.chunks(size=257))
         assert stl.counted() == len(triangles) and all(len(c) <= 257 for c in chunks)
