@@ -353,6 +353,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                      help='the picture: FILE.png or FILE.svg')
     sub.add_argument('--view', action='append', choices=VIEW_NAMES,
                      help='a view to draw (repeatable; default: iso, top, side and front)')
+    sub.add_argument('--joint', action='append', metavar='NAME=VALUE', default=[],
+                     help='draw a moving joint at a position, rad or m (repeatable; default 0): '
+                          'e.g. hd_camera_joint=0.5')
     vehicle_name(sub)
 
     sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '

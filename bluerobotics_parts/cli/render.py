@@ -24,6 +24,7 @@ only, all or nothing); its format is the file name's suffix.
 from __future__ import annotations
 
 import importlib
+import math
 from pathlib import Path
 import sys
 
@@ -60,6 +61,22 @@ def image_format(output: Path) -> str:
     return found
 
 
+def joint_positions(items) -> dict:
+    """Return joint -> position from ``NAME=VALUE`` texts; raise naming a malformed one."""
+    positions = {}
+    for item in items:
+        name, _, value = item.partition('=')
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not name or not math.isfinite(number):
+            raise BlueRoboticsPartsError(f'--joint {item!r}: give NAME=VALUE, a joint and a '
+                                         'finite number (rad or m), e.g. hd_camera_joint=0.5')
+        positions[name] = number
+    return positions
+
+
 def run(args) -> int:
     """Render ``args.config`` into ``args.output``; return the exit status (0)."""
     from ..files.atomic import check_output_folder, write_files_atomically
@@ -71,7 +88,8 @@ def run(args) -> int:
     from ..picture.render import DEFAULT_VIEWS, render_config
 
     views = args.view or list(DEFAULT_VIEWS)
-    data, notes = render_config(args.config, views=views, name=args.name, image_format=kind)
+    data, notes = render_config(args.config, views=views, name=args.name, image_format=kind,
+                                positions=joint_positions(args.joint))
     write_files_atomically(output.parent, {output.name: data}, label=output)
     for note in notes:
         print(f'note: {note}', file=sys.stderr)

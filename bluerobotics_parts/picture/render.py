@@ -74,11 +74,16 @@ class Picture:
 
 
 def render_config(config, views=DEFAULT_VIEWS, name: str | None = None,
-                  image_format: str = 'png') -> tuple:
-    """Return (image bytes, notes) for a config: ``png`` or ``svg`` of the given views."""
+                  image_format: str = 'png', positions: dict | None = None) -> tuple:
+    """
+    Return (image bytes, notes) for a config: ``png`` or ``svg`` of the given views.
+
+    ``positions``: joint -> rad or m for the moving joints drawn away from 0.
+    """
     from ..assembly.pipeline import resolve_config
 
-    scene = build_scene(resolve_config(config, name=name), TRIANGLE_BUDGET // len(views))
+    scene = build_scene(resolve_config(config, name=name), TRIANGLE_BUDGET // len(views),
+                        positions)
     picture = draw(scene, views)
     if image_format == 'svg':
         out = io.BytesIO()  # written as made: its buffer becomes the bytes, never copied

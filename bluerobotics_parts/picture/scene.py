@@ -41,7 +41,7 @@ import numpy
 from . import mesh
 from .views import VIEW_NAMES
 from .. import paths
-from ..errors import BlueRoboticsPartsError, InputError, SceneError
+from ..errors import BlueRoboticsPartsError, ConfigError, InputError, SceneError
 from ..files.inputs import MESH_LIMIT
 from ..files.stl import read_stl
 from ..model import kinematics
@@ -115,17 +115,19 @@ class Scene:
         return -(self.rest.pose.translation[2] + row[0] * x + row[1] * y) / row[2]
 
 
-def build_scene(resolved, budget: int = SCENE_BUDGET) -> Scene:
+def build_scene(resolved, budget: int = SCENE_BUDGET, positions: dict | None = None) -> Scene:
     """
     Return the scene of a resolved config (pipeline.Resolved).
 
     ``budget``: the most triangles the scene holds (module doc); meshes beyond it are
-    simplified, and a note says which.
+    simplified, and a note says which. ``positions``: joint -> rad or m, each a moving joint
+    of the vehicle within its limits (a ConfigError names the joints it may be). The water line
+    is found with every joint at 0.
     """
     record = resolved.record
     catalogue = resolved.catalogue()
     vehicle = Vehicle.from_tree(resolved.tree, record, catalogue)
-    poses = kinematics.link_poses(vehicle)
+    poses = kinematics.link_poses(vehicle, _checked_positions(vehicle, positions or {}))
     materials = {m.get('name'): _rgba(m) for m in resolved.tree.findall('material')}
     files = _MeshFiles(record, catalogue, vehicle)
     visuals = []
@@ -170,6 +172,22 @@ def build_scene(resolved, budget: int = SCENE_BUDGET) -> Scene:
         except BlueRoboticsPartsError as error:  # e.g. a collision mesh it cannot measure
             scene.notes.append(f'no water line: {error}')
     return scene
+
+
+def _checked_positions(vehicle, positions: dict) -> dict:
+    """Return the positions, each a moving joint's within its limits; ConfigError if not."""
+    moving = {name: joint for name, joint in vehicle.joints.items() if joint.type != 'fixed'}
+    for name, value in positions.items():
+        joint = moving.get(name)
+        if joint is None:
+            listed = ', '.join(sorted(moving)) or 'none'
+            raise ConfigError(f'--joint {name}: not a moving joint of {vehicle.name}; moving: '
+                              f'{listed}')
+        limits = joint.limits
+        if limits is not None and not limits.lower <= value <= limits.upper:
+            raise ConfigError(f'--joint {name}={value:g}: outside its limits, {limits.lower:g} '
+                              f'to {limits.upper:g}')
+    return positions
 
 
 class _MeshFiles:

@@ -143,3 +143,28 @@ def test_the_bluerov2_camera_tilts_on_a_revolute_joint():
         view = kinematics.rotate(poses['hd_camera_optical'].rotation, (0.0, 0.0, 1.0))
         assert view == pytest.approx((math.cos(math.radians(30)), 0.0,
                                       -math.sin(math.radians(30))), abs=1e-9)
+
+
+def test_render_draws_a_joint_where_it_is_told(tmp_path):
+    from bluerobotics_parts.assembly.pipeline import resolve_config as resolve
+    from bluerobotics_parts.picture.scene import build_scene
+
+    resolved = resolve(REPO / 'config' / 'bluerov2.yaml')
+    level = {m.link: m for m in build_scene(resolved).markers}
+    tilted = {m.link: m for m in build_scene(resolved, positions={'hd_camera_joint': 0.5})
+              .markers}
+    view = kinematics.rotate(tilted['hd_camera_optical'].pose.rotation, (0.0, 0.0, 1.0))
+    assert view == pytest.approx((math.cos(0.5), 0.0, -math.sin(0.5)), abs=1e-9)
+    mount = 'base_link_thruster_1'
+    assert tilted[mount].pose == level[mount].pose  # the rest stays
+    drawn = cli('render', REPO / 'config' / 'bluerov2.yaml', '-o', tmp_path / 'tilt.png',
+                '--joint', 'hd_camera_joint=0.5')
+    assert drawn.returncode == 0 and (tmp_path / 'tilt.png').is_file(), drawn.stderr
+    for bad, words in (('hd_camera_joint=2', 'outside its limits, -1.5708 to 1.5708'),
+                       ('camera_joint=0.1', 'not a moving joint of bluerov2; moving: '
+                                            'hd_camera_joint, thruster_1_rotor_joint'),
+                       ('hd_camera_joint', 'give NAME=VALUE')):
+        refused = cli('render', REPO / 'config' / 'bluerov2.yaml', '-o', tmp_path / 'x.png',
+                      '--joint', bad)
+        assert refused.returncode != 0 and words in refused.stderr, refused.stderr
+        assert not (tmp_path / 'x.png').exists()
