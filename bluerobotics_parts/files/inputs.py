@@ -52,14 +52,13 @@ def file_kind(mode: int) -> str:
     return 'not a regular file'
 
 
-def read_bytes(path, limit: int, what: str = 'file') -> bytes:
+def open_checked(path, limit: int, what: str = 'file') -> tuple:
     """
-    Return the bytes of ``path``, a regular file of at most ``limit`` bytes.
+    Return (an open descriptor, its size) of ``path``, a regular file of at most ``limit`` bytes.
 
     The file is opened without blocking (a FIFO would otherwise wait for a writer forever)
-    and checked on its descriptor, so what is checked is what is read.
+    and checked on its descriptor, so what is checked is what is read. The caller closes it.
     """
-    path = Path(path)
     flags = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_CLOEXEC', 0)
     try:
         descriptor = os.open(path, flags)
@@ -76,6 +75,17 @@ def read_bytes(path, limit: int, what: str = 'file') -> bytes:
         if info.st_size > limit:
             raise InputError(f'{what} is {info.st_size:,} bytes, more than the limit of '
                              f'{limit:,} bytes', file=str(path))
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor, info.st_size
+
+
+def read_bytes(path, limit: int, what: str = 'file') -> bytes:
+    """Return the bytes of ``path``, a regular file of at most ``limit`` bytes (open_checked)."""
+    path = Path(path)
+    descriptor, _ = open_checked(path, limit, what)
+    try:
         chunks, size = [], 0
         while size <= limit:  # the file may grow while we read: never read past the limit
             chunk = os.read(descriptor, min(1 * MIB, limit + 1 - size))

@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 
 import numpy
 
-from .inputs import file_kind, MESH_LIMIT, read_bytes
+from .inputs import MESH_LIMIT, open_checked, read_bytes
 from ..errors import InputError
 
 CHUNK = 1 << 16  # triangles read at a time: 65,536 are 4.7 MB as float64
@@ -79,23 +78,8 @@ class StlFile:
 
     def __init__(self, path):
         self.path = path
-        flags = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_CLOEXEC', 0)
+        self._fd, self.size = open_checked(path, MESH_LIMIT, 'mesh')
         try:
-            self._fd = os.open(path, flags)
-        except FileNotFoundError:
-            raise InputError('no such file', file=str(path)) from None
-        except OSError as error:
-            raise InputError(f'mesh: cannot open: {error.strerror or error}',
-                             file=str(path)) from None
-        try:
-            info = os.fstat(self._fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise InputError(f'mesh is {file_kind(info.st_mode)}, not a regular file; '
-                                 'name a file', file=str(path))
-            if info.st_size > MESH_LIMIT:
-                raise InputError(f'mesh is {info.st_size:,} bytes, more than the limit of '
-                                 f'{MESH_LIMIT:,} bytes', file=str(path))
-            self.size = info.st_size
             head = self._read(0, min(self.size, _SNIFF))
             self.count = None
             if len(head) >= _HEADER + 4:
