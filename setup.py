@@ -76,6 +76,7 @@ setup(
             'scan_to_range = bluerobotics_parts.ros.range_node:main',
             'pose_to_pressure = bluerobotics_parts.ros.pressure_node:main',
             'thrust_allocator = bluerobotics_parts.ros.thrust_allocator:main',
+            'scan_to_ping360 = bluerobotics_parts.ros.ping360_node:main',
         ],
     },
 )

@@ -142,7 +142,10 @@ KINDS = {kind.section: kind for kind in (
          'frequency': _positive('Hz (documentation)'), **_RATE, **_RANGE,
          'samples': COUNT.described('rays over the whole turn')},
         optional=('frequency',), ordered=(('range_min', 'range_max'),),
-        streams=(Stream('scan', 'sensor_msgs/msg/LaserScan', 'gz.msgs.LaserScan'),),
+        # the whole circle from Gazebo; the converter steps a head through it, a beam a step
+        streams=(Stream('scan', 'sensor_msgs/msg/LaserScan', 'gz.msgs.LaserScan'),
+                 Stream('beam', 'sensor_msgs/msg/LaserScan')),
+        converter='scan_to_ping360',
         rviz=(('rviz_default_plugins/LaserScan', 'scan'),)),
     SensorKind(
         # ros_gz bridges marine_acoustic_msgs/Dvl from Jazzy's ros_gz 1.0.22 on (gazebosim/

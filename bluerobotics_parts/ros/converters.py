@@ -43,4 +43,12 @@ def _pressure_parameters(names, values: dict, root_pose) -> dict:
 
 
 #: Per part-data section whose kind has a converter: its node's parameters.
-PARAMETERS = {'echosounder': _range_parameters, 'pressure': _pressure_parameters}
+def _ping360_parameters(names, values: dict, root_pose) -> dict:
+    """Return scan_to_ping360's parameters (ping360_node.py reads them): the whole range."""
+    return {'scan_topic': names.ros['scan'], 'beam_topic': names.ros['beam'],
+            'frame_id': names.frame_id, 'range': float(values['range_max']),
+            'range_min': float(values['range_min'])}
+
+
+PARAMETERS = {'echosounder': _range_parameters, 'pressure': _pressure_parameters,
+              'scanning_sonar': _ping360_parameters}

@@ -1,0 +1,125 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``scan_to_ping360``: a simulated Ping360 that turns, one beam a step.
+
+Gazebo's scanning sonar gives the whole circle at once (a LaserScan, bridged); this node steps
+a head through it as the Ping360 does (physics/scanning_sonar.py): every ``2 x range / speed of
+sound`` it publishes the one beam at the head's angle, as a sensor_msgs/msg/LaserScan of one
+ray (``angle_min`` = ``angle_max`` = the bearing, rad; the angle in the Ping360's gradians is
+that times 400 / 2 pi), stamped in the head frame. RViz's LaserScan display with a decay time
+of a turn draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step``
+and ``sector`` in gradians, ``range`` in m. Ends cleanly on SIGINT and SIGTERM (node_runner.py).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+from .node_runner import parameters, run
+from ..errors import BlueRoboticsPartsError
+from ..physics.scanning_sonar import beam_range, bearing, GRADIANS, SPEED_OF_SOUND, Sweep
+
+NODE_NAME = 'scan_to_ping360'
+PARAMETERS = {  # name -> default; the launch plan sets the topics, frame and range
+    'scan_topic': 'scan',
+    'beam_topic': 'beam',
+    'frame_id': '',
+    'range': 50.0,
+    'range_min': 0.75,
+    'step': 1,
+    'sector': GRADIANS,
+    'speed_of_sound': SPEED_OF_SOUND,
+}
+
+
+class SweepError(BlueRoboticsPartsError):
+    """The sweep's parameters describe no sweep the Ping360 makes."""
+
+
+def make_node(parameter_overrides=()):
+    """
+    Return the rclpy node (rclpy must be initialised).
+
+    ``parameter_overrides`` (rclpy Parameters) stand in for --ros-args::
+
+        scan_topic      the whole-circle LaserScan from Gazebo, e.g. /bluerov2/scanning_sonar/scan
+        beam_topic      the one-beam LaserScan to publish, e.g. /bluerov2/scanning_sonar/beam
+        frame_id        the head frame, e.g. bluerov2/scanning_sonar_head
+        range           m the sonar listens to (sets the step period); range_min m
+        step, sector    gradians (400 a turn): 1 and 400 step the whole circle
+        speed_of_sound  m/s
+    """
+    from rclpy.node import Node
+    from rclpy.qos import qos_profile_sensor_data, QoSProfile
+    from sensor_msgs.msg import LaserScan
+
+    class ScanToPing360(Node):
+        """Steps a head round the last whole-circle scan."""
+
+        def __init__(self):
+            super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
+            value = parameters(self, PARAMETERS)
+            try:
+                self.sweep = Sweep(float(value('range')), int(value('step')),
+                                   int(value('sector')), float(value('speed_of_sound')))
+            except ValueError as error:
+                raise SweepError(f'{NODE_NAME}: {error}') from None
+            self.range_min = float(value('range_min'))
+            self.frame_id = str(value('frame_id'))
+            self.index, self.scan = 0, None
+            self.publisher = self.create_publisher(LaserScan, str(value('beam_topic')),
+                                                   QoSProfile(depth=10))
+            self.subscription = self.create_subscription(
+                LaserScan, str(value('scan_topic')), self.on_scan, qos_profile_sensor_data)
+            self.timer = self.create_timer(self.sweep.period, self.on_step)
+            self.get_logger().info(
+                f'{self.subscription.topic_name} (LaserScan, whole circle) -> '
+                f'{self.publisher.topic_name} (one beam every {self.sweep.period:.4f} s, '
+                f'{self.sweep.step} gradians a step over {self.sweep.sector})')
+
+        def on_scan(self, scan: LaserScan) -> None:
+            self.scan = scan
+
+        def on_step(self) -> None:
+            if self.scan is None:
+                return
+            angle = self.sweep.angle(self.index)
+            self.index += 1
+            direction = bearing(angle)
+            found = beam_range(self.scan.ranges, self.scan.angle_min,
+                               self.scan.angle_increment, direction)
+            message = LaserScan()
+            message.header.stamp = self.get_clock().now().to_msg()
+            message.header.frame_id = self.frame_id or self.scan.header.frame_id
+            message.angle_min = message.angle_max = direction
+            message.angle_increment = self.sweep.step * 2.0 * math.pi / GRADIANS
+            message.scan_time = self.sweep.period
+            message.range_min = self.range_min
+            message.range_max = self.sweep.range
+            message.ranges = [found if found <= self.sweep.range else math.inf]
+            self.publisher.publish(message)
+
+    return ScanToPing360()
+
+
+def main(argv=None) -> int:
+    """Run the console script ``scan_to_ping360``."""
+    return run(NODE_NAME, make_node, BlueRoboticsPartsError, argv, needs='rclpy and sensor_msgs')
+
+
+if __name__ == '__main__':
+    sys.exit(main())

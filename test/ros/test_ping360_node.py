@@ -1,0 +1,85 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+scan_to_ping360 with a real rclpy (issue 23, item 5): a whole-circle scan in, one beam a step out.
+
+The launch gives it the scanning sonar's topics and range (ros/converters.py); here a scan with
+one near echo to port, and the beams that come out step 1 gradian (0.9 deg) at a time.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from bluerobotics_parts.ros.converters import converter_parameters
+import pytest
+
+PARAMETERS = {'scan_topic': '/rov/sonar/scan', 'beam_topic': '/rov/sonar/beam',
+              'frame_id': 'rov/sonar_head', 'range': 1.5, 'range_min': 0.75}
+
+
+def test_it_steps_a_beam_round_the_scan(ros):
+    from bluerobotics_parts.ros import ping360_node
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import Parameter
+    from rclpy.qos import QoSProfile
+    from sensor_msgs.msg import LaserScan
+
+    node = ping360_node.make_node([Parameter(k, value=v) for k, v in PARAMETERS.items()])
+    probe = ros.create_node('ping360_probe')
+    beams = []
+    probe.create_subscription(LaserScan, PARAMETERS['beam_topic'], beams.append,
+                              QoSProfile(depth=100))
+    scans = probe.create_publisher(LaserScan, PARAMETERS['scan_topic'], QoSProfile(depth=10))
+    scan = LaserScan(angle_min=-math.pi, angle_increment=2 * math.pi / 400,
+                     angle_max=-math.pi + 399 * 2 * math.pi / 400, range_min=0.75,
+                     range_max=50.0)
+    scan.ranges = [math.inf] * 400
+    scan.ranges[200 + 3] = 1.2  # 3 gradians to port of ahead: 2.7 deg
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    executor.add_node(probe)
+    deadline = time.monotonic() + 10.0
+    while len(beams) < 8 and time.monotonic() < deadline:
+        scans.publish(scan)
+        executor.spin_once(timeout_sec=0.002)
+    executor.shutdown()
+    node.destroy_node()
+    probe.destroy_node()
+    assert len(beams) >= 8, 'fewer than 8 beams in 10 s'
+    angles = [round(b.angle_min * 400 / (2 * math.pi)) for b in beams]
+    assert angles[:8] == list(range(angles[0], angles[0] + 8))  # a gradian a step
+    for beam, angle in zip(beams, angles):
+        assert beam.angle_max == beam.angle_min and len(beam.ranges) == 1
+        assert beam.header.frame_id == 'rov/sonar_head'
+        assert beam.range_max == pytest.approx(1.5)
+        assert beam.scan_time == pytest.approx(2 * 1.5 / 1500.0)
+        assert beam.ranges[0] == (pytest.approx(1.2) if angle == 3 else math.inf)
+    assert 3 in angles  # the echo was passed
+
+
+def test_the_launch_gives_it_the_sonars_whole_range(tmp_path):
+    from bluerobotics_parts.build import build_gazebo
+    from conftest import CONFIG_DIR
+
+    built = build_gazebo(CONFIG_DIR / 'examples' / 'bluerov2_sensors.yaml')
+    (sonar,) = [s for s in built.topics.sensors if s.kind == 'scanning_sonar']
+    values = built.catalogue[sonar.type].sensor_sections['scanning_sonar']
+    parameters = converter_parameters(sonar, values, None)
+    assert parameters == {'scan_topic': '/bluerov2/scanning_sonar/scan',
+                          'beam_topic': '/bluerov2/scanning_sonar/beam',
+                          'frame_id': 'bluerov2/scanning_sonar_head', 'range': 50.0,
+                          'range_min': 0.75}
