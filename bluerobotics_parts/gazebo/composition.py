@@ -96,7 +96,8 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
               for t in names.thrusters]
     blocks += sensor_blocks(names, catalogue, release)
-    blocks += [joint_control_block(control) for control in names.joint_controls]
+    blocks += [joint_control_block(control, joint) for control in names.joint_controls
+               for joint in control.joints]
     hydrodynamics = catalogue[record.base.type].hydrodynamics
     blocks += vehicle_blocks(names, hydrodynamics, current)
     if added := gazebo_added_mass(hydrodynamics):
@@ -222,16 +223,18 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
     ]))
 
 
-def joint_control_block(control) -> ElementTree.Element:
+def joint_control_block(control, joint: str) -> ElementTree.Element:
     """
-    Return the JointPositionController of a part's joint control.
+    Return the JointPositionController of one joint of a part's joint control.
 
     Without a PID (``use_velocity_commands``: no gains to tune per joint and vehicle): each
     step the joint's velocity is set to reach the target, at most its URDF velocity limit
-    (JOINT_POSITION_CC); the joint's position limits hold it in range. Starts at 0.
+    (JOINT_POSITION_CC); the joint's position limits hold it in range. Starts at 0. One per
+    joint, all on the control's topic: a controller of several joints steers them all by the
+    first one's position (PreUpdate), so the others would drift.
     """
     return gz_xml.gazebo(gz_xml.plugin(JOINT_POSITION_CONTROLLER, [
-        *(('joint_name', joint) for joint in control.joints),
+        ('joint_name', joint),
         ('topic', control.topic),
         ('use_velocity_commands', 'true'),
         ('cmd_max', control.velocity),

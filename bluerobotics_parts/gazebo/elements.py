@@ -104,7 +104,7 @@ JOINT_STATE_PUBLISHER_ELEMENTS = {
 JOINT_POSITION_CC = (GZ_SIM + 'src/systems/joint_position_controller/JointPositionController.cc, '
                      'JointPositionController::Configure and PreUpdate')
 JOINT_POSITION_CONTROLLER_ELEMENTS = {
-    'joint_name': ('the joint it moves; several: alike joints, moved as the first',
+    'joint_name': ("the joint it moves (several would all follow the first one's position)",
                    'name', JOINT_POSITION_CC),
     'topic': ('target position topic (gz.msgs.Double)', 'name', JOINT_POSITION_CC),
     'use_velocity_commands': ('no PID: the joint velocity is set to reach the target in one '
