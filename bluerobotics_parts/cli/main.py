@@ -124,7 +124,7 @@ def cmd_build(args) -> int:
                        lambda: _build_products(args), BuildOutput)
     files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
     if args.sdf:  # converted before anything is written: a failure writes nothing
-        from ..gazebo.added_mass import gazebo_sdf
+        from ..gazebo.spawned_model import gazebo_sdf
 
         files[GAZEBO_MODEL_FILE] = gazebo_sdf(made.artefacts[URDF_FILE]).encode('utf-8')
     write_files_atomically(folder, files)

@@ -28,37 +28,15 @@ URDF has no such element. The composition puts it in a ``<gazebo reference>`` bl
 ``<inertial>``; the URDF conversion copies it into the SDF link (sdformat14_14.9.0
 src/parser_urdf.cc InsertSDFExtensionLink), where ``sdf::Link::Load`` reads only the first
 ``<inertial>`` (src/Link.cc). ``fold`` moves it into the first: Gazebo is given that SDF.
-
-The same SDF eases two dartsim limits on the joints a JointPositionController moves
-(``unlimit_controlled``), measured on gz-sim 8.14 / gz-physics 7 dartsim (NOTES.md, issue 23):
-a light link falls through the controller's velocity command under gravity once one step's
-acceleration nears the joint's velocity limit (a 0.03 kg jaw on a 1 rad/s joint fell at 1 rad/s;
-at 2 rad/s or without a limit it held), and a joint resting on a position limit does not leave
-it for a velocity command. So their velocity limit goes (the controller's ``cmd_max`` is that
-limit already; SDFormat's default is inf, sdformat14_14.9.0 sdf/1.11/joint.sdf), and their
-position limits widen by LIMIT_MARGIN of the range each way, so a joint held anywhere in its
-range never rests on one.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-import shutil
-import subprocess
-import tempfile
 from xml.etree import ElementTree
 
 from . import gz_xml
-from ..errors import BlueRoboticsPartsError
 
 ELEMENT = 'fluid_added_mass'
-LIMIT_MARGIN = 0.05  # of a controlled joint's range, added below and above it in Gazebo
-CONTROLLER = 'gz::sim::systems::JointPositionController'  # elements.JOINT_POSITION_CONTROLLER
-TIMEOUT = 60.0  # s for gz sdf -p on a URDF (it takes well under one)
-
-
-class ConversionError(BlueRoboticsPartsError):
-    """The URDF could not be converted to the SDF Gazebo is given."""
 
 
 def block(link: str, values: dict) -> ElementTree.Element:
@@ -69,13 +47,19 @@ def block(link: str, values: dict) -> ElementTree.Element:
 
 
 def fold(sdf_text: str) -> str:
+    """Return the SDF with each link's added mass moved into its first ``<inertial>``."""
+    root = gz_xml.fromstring(sdf_text)
+    fold_tree(root)
+    return ElementTree.tostring(root, encoding='unicode') + '\n'
+
+
+def fold_tree(root: ElementTree.Element) -> None:
     """
-    Return the SDF with each link's added mass moved into its first ``<inertial>``.
+    Move each link's added mass into its first ``<inertial>``, in place.
 
     Only a later ``<inertial>`` holding nothing but ``<fluid_added_mass>`` (``block``'s) is
     folded; anything else is left as it is.
     """
-    root = gz_xml.fromstring(sdf_text)
     for link in root.iter('link'):
         inertials = link.findall('inertial')
         for extra in inertials[1:]:
@@ -86,66 +70,8 @@ def fold(sdf_text: str) -> str:
                 first.remove(old)
             first.append(extra.find(ELEMENT))
             link.remove(extra)
-    return ElementTree.tostring(root, encoding='unicode') + '\n'
-
-
-def gazebo_sdf(urdf_text: str, gz: str | None = None) -> str:
-    """
-    Return the SDF Gazebo is given for a composed URDF: ``gz sdf -p``, then ``fold``.
-
-    ``gz`` is the Gazebo command (default: ``gz`` on PATH). Raises ConversionError naming what
-    failed.
-    """
-    program = gz or shutil.which('gz')
-    if not program:
-        raise ConversionError('no gz on PATH: converting the description to SDF (gz sdf -p) '
-                              'needs Gazebo Harmonic')
-    with tempfile.TemporaryDirectory(prefix='bluerobotics_parts_sdf_') as folder:
-        path = Path(folder) / 'robot_description.urdf'
-        path.write_text(urdf_text, encoding='utf-8')
-        try:
-            run = subprocess.run([program, 'sdf', '-p', str(path)], capture_output=True,
-                                 text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise ConversionError(f'{program} sdf -p failed: {error}') from None
-    if run.returncode != 0 or '<sdf' not in run.stdout:
-        raise ConversionError(f'{program} sdf -p failed (exit {run.returncode}): '
-                              + (run.stderr or run.stdout).strip()[-2000:])
-    try:
-        return unlimit_controlled(fold(run.stdout[run.stdout.index('<sdf'):]))
-    except ElementTree.ParseError as error:
-        raise ConversionError(f'{program} sdf -p printed no readable SDF: {error}') from None
 
 
 def has_added_mass(urdf_text: str) -> bool:
     """Return whether a composed URDF carries added mass for Gazebo."""
     return f'<{ELEMENT}>' in urdf_text
-
-
-def needs_sdf(urdf_text: str) -> bool:
-    """Return whether Gazebo must be given the converted SDF: added mass or a joint control."""
-    return has_added_mass(urdf_text) or CONTROLLER in urdf_text
-
-
-def unlimit_controlled(sdf_text: str) -> str:
-    """
-    Return the SDF with eased limits on every joint a position controller moves (see above).
-
-    No velocity limit; the position limits LIMIT_MARGIN of the range wider each way.
-    """
-    root = gz_xml.fromstring(sdf_text)
-    for model in root.iter('model'):
-        moved = {name.text for plugin in model.iter('plugin') if plugin.get('name') == CONTROLLER
-                 for name in plugin.findall('joint_name')}
-        for joint in model.findall('joint'):
-            limit = joint.find('axis/limit')
-            if joint.get('name') not in moved or limit is None:
-                continue
-            for velocity in limit.findall('velocity'):
-                limit.remove(velocity)
-            lower, upper = limit.find('lower'), limit.find('upper')
-            if lower is not None and upper is not None:
-                low, high = float(lower.text), float(upper.text)
-                margin = LIMIT_MARGIN * (high - low)
-                lower.text, upper.text = repr(low - margin), repr(high + margin)
-    return ElementTree.tostring(root, encoding='unicode') + '\n'

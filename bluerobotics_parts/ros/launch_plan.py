@@ -41,7 +41,7 @@ from ..description import cache
 from ..errors import LaunchArgumentError
 from ..formats.config import name_problem
 from ..formats.sensor_kinds import KINDS
-from ..gazebo import added_mass
+from ..gazebo import spawned_model
 from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, config_dir, GAZEBO_MODEL_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
@@ -179,13 +179,14 @@ class LaunchVehicle:
 
 
 def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_worlds,
-         convert=added_mass.gazebo_sdf) -> LaunchPlan:
+         convert=spawned_model.gazebo_sdf) -> LaunchPlan:
     """
     Plan the vehicle launch for these argument values (name -> string).
 
     Builds once, then writes the artefacts; any BlueRoboticsPartsError is raised before
     anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``; ``convert``
-    turns the URDF into the SDF spawned for added mass (``gz sdf -p``, gazebo/added_mass.py).
+    turns the URDF into the SDF spawned for added mass and joint controls
+    (gazebo/spawned_model.py).
 
     Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and
     node names, so another ``name`` adds a vehicle. Each launch's parameter_bridge bridges
@@ -259,18 +260,18 @@ def _teleop(args: dict, name: str, driven: bool) -> list:
                      parameters=gamepad)]
 
 
-def gazebo_model(urdf_text: str, convert=added_mass.gazebo_sdf) -> tuple:
+def gazebo_model(urdf_text: str, convert=spawned_model.gazebo_sdf) -> tuple:
     """
     Return (the SDF to spawn, or None for the URDF itself; a note for the summary).
 
-    Only a vehicle with added mass or a joint control needs the SDF (gazebo/added_mass.py).
+    Only a vehicle with added mass or a joint control needs the SDF (gazebo/spawned_model.py).
     Without ``gz`` to convert it, the URDF is spawned and the note says what Gazebo then lacks.
     """
-    if not added_mass.needs_sdf(urdf_text):
+    if not spawned_model.needs_sdf(urdf_text):
         return None, ''
     try:
         return convert(urdf_text), f'spawned as {GAZEBO_MODEL_FILE} (added mass, joint controls)'
-    except added_mass.ConversionError as error:
+    except spawned_model.ConversionError as error:
         return None, (f'WARNING: spawned without added mass (and its joint controls keep their '
                       f'velocity limits), {error}')
 

@@ -25,7 +25,7 @@ from xml.etree import ElementTree
 
 from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.build import build_gazebo
-from bluerobotics_parts.gazebo import added_mass as carrying
+from bluerobotics_parts.gazebo import added_mass as carrying, spawned_model
 from bluerobotics_parts.physics.added_mass import added_mass, ELEMENTS
 from conftest import CONFIG_DIR, tool
 import gz_support
@@ -95,7 +95,7 @@ def composed(tmp_path, config='bluerov2.yaml'):
 
 def test_a_real_conversion_then_fold_puts_it_in_the_links_inertial(tmp_path):
     """Debian's SDFormat 12 (``ign sdf -p``) copies the block into the link, as 14 does."""
-    sdf = carrying.gazebo_sdf(composed(tmp_path), gz=tool('ign'))
+    sdf = spawned_model.gazebo_sdf(composed(tmp_path), gz=tool('ign'))
     model = ElementTree.fromstring(sdf).find('model')
     (base,) = [link for link in model.findall('link') if link.get('name') == 'base_link']
     (inertial,) = base.findall('inertial')
@@ -112,11 +112,11 @@ def test_fold_leaves_any_other_second_inertial_alone():
 
 
 def test_a_conversion_that_fails_says_so(tmp_path):
-    with pytest.raises(carrying.ConversionError) as caught:
-        carrying.gazebo_sdf('<robot name="x"><link', gz=tool('ign'))
+    with pytest.raises(spawned_model.ConversionError) as caught:
+        spawned_model.gazebo_sdf('<robot name="x"><link', gz=tool('ign'))
     assert 'sdf -p failed' in str(caught.value)
-    with pytest.raises(carrying.ConversionError) as caught:
-        carrying.gazebo_sdf(composed(tmp_path), gz=str(tmp_path / 'no_such_gz'))
+    with pytest.raises(spawned_model.ConversionError) as caught:
+        spawned_model.gazebo_sdf(composed(tmp_path), gz=str(tmp_path / 'no_such_gz'))
     assert 'no_such_gz' in str(caught.value)
 
 
@@ -124,7 +124,7 @@ def test_sdformat14_reads_the_folded_model_without_a_warning(tmp_path):
     """Where Harmonic is installed: ``gz sdf -p``, then SDFormat 14 loads the result cleanly."""
     gz_support.require()
     sdformat14 = gz_support.sdformat14()
-    sdf = carrying.gazebo_sdf(composed(tmp_path, 'bluerov2_heavy.yaml'))
+    sdf = spawned_model.gazebo_sdf(composed(tmp_path, 'bluerov2_heavy.yaml'))
     root = sdformat14.Root()
     errors = root.load_sdf_string(sdf)
     assert not errors, [str(e) for e in errors]

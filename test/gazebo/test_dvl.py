@@ -28,7 +28,7 @@ from xml.etree import ElementTree
 
 from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.gazebo import elements, gz_xml
-from bluerobotics_parts.gazebo.added_mass import gazebo_sdf
+from bluerobotics_parts.gazebo.spawned_model import gazebo_sdf
 from bluerobotics_parts.model.vehicle import Vehicle
 from conftest import CONFIG_DIR
 import gz_support

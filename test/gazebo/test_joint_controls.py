@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from bluerobotics_parts.build import build_gazebo
-from bluerobotics_parts.gazebo import added_mass, bridge, elements
+from bluerobotics_parts.gazebo import bridge, elements, spawned_model
 from conftest import CONFIG_DIR
 import gz_support
 import pytest
@@ -79,7 +79,7 @@ def test_the_camera_turns_to_the_commanded_angle_in_gazebo(rov, tmp_path):
     0.6 rad at 1 rad/s: there in about 0.6 s; back to 0.3; 3 rad is past the range.
 
     Past the range it stops at Gazebo's eased limit, LIMIT_MARGIN of the range beyond
-    (gazebo/added_mass.py: dartsim does not lift a joint off a limit it rests on).
+    (gazebo/spawned_model.py: dartsim does not lift a joint off a limit it rests on).
     """
     gz_support.require()
     path = tmp_path / 'bluerov2.urdf'
@@ -94,7 +94,7 @@ def test_the_camera_turns_to_the_commanded_angle_in_gazebo(rov, tmp_path):
     assert angle[trace.at(0.8)] < 0.5  # on its way, not there at once
     assert angle[trace.at(2.4)] == pytest.approx(0.6, abs=0.01)
     assert angle[trace.at(3.9)] == pytest.approx(0.3, abs=0.01)
-    assert angle[-1] == pytest.approx(math.pi / 2 * (1 + 2 * added_mass.LIMIT_MARGIN),
+    assert angle[-1] == pytest.approx(math.pi / 2 * (1 + 2 * spawned_model.LIMIT_MARGIN),
                                       abs=0.02)
 
 
@@ -139,7 +139,7 @@ def test_the_gripper_opens_and_closes_in_gazebo(gripper, tmp_path):
         angle = trace.positions[jaw]
         assert angle[trace.at(1.0)] < 0.4  # opening, not open at once
         assert angle[trace.at(2.9)] == pytest.approx(0.62, abs=0.01)
-        assert angle[trace.at(4.4)] == pytest.approx(0.62 * (1 + added_mass.LIMIT_MARGIN),
+        assert angle[trace.at(4.4)] == pytest.approx(0.62 * (1 + spawned_model.LIMIT_MARGIN),
                                                      abs=0.01)
         assert angle[-1] == pytest.approx(0.0, abs=0.01)
 
@@ -156,7 +156,7 @@ def test_gazebo_gets_the_controlled_joints_limits_eased():
            '<joint_name>moved</joint_name></plugin></model></sdf>')
     from xml.etree import ElementTree
 
-    model = ElementTree.fromstring(added_mass.unlimit_controlled(sdf)).find('model')
+    model = ElementTree.fromstring(spawned_model.ease_controlled(sdf)).find('model')
     moved, free = (model.find(f"joint[@name='{n}']/axis/limit") for n in ('moved', 'free'))
     assert moved.find('velocity') is None and moved.findtext('effort') == '5.8'
     assert float(moved.findtext('lower')) == pytest.approx(-0.031)

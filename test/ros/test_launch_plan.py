@@ -28,7 +28,7 @@ from pathlib import Path
 from bluerobotics_parts import build as build_module, paths
 from bluerobotics_parts.assembly import pipeline
 from bluerobotics_parts.errors import BlueRoboticsPartsError, LaunchArgumentError
-from bluerobotics_parts.gazebo import added_mass
+from bluerobotics_parts.gazebo import spawned_model
 from bluerobotics_parts.ros import (gazebo_detection, launch_arguments, launch_artefacts,
                                     launch_plan)
 from conftest import CONFIG_DIR, parse, REPO, write_config
@@ -193,7 +193,7 @@ def test_the_spawn_command(default):
 
 def test_without_a_conversion_the_urdf_is_spawned_and_the_summary_warns(tmp_path):
     def no_gz(urdf_text):
-        raise added_mass.ConversionError('no gz on PATH: stand-in')
+        raise spawned_model.ConversionError('no gz on PATH: stand-in')
 
     plan = make_plan(tmp_path, convert=no_gz)
     (create,) = nodes_by_executable(plan)['create']

@@ -247,7 +247,7 @@ def _run(spec: dict) -> None:
     from gz.sim8 import Joint, Link, Model, TestFixture, World, world_entity
     import gz.transport13 as transport
 
-    from bluerobotics_parts.gazebo.added_mass import gazebo_sdf
+    from bluerobotics_parts.gazebo.spawned_model import gazebo_sdf
 
     # what the launch spawns: SDFormat 14's conversion (gz sdf -p) with the added mass folded
     sdf = gazebo_sdf(Path(spec['urdf']).read_text(encoding='utf-8'))

@@ -22,7 +22,7 @@ from bluerobotics_parts.ros import launch_plan
 
 def converted(urdf_text: str) -> str:
     """
-    Stand in for ``gz sdf -p`` and the fold (gazebo/added_mass.py ``gazebo_sdf``).
+    Stand in for ``gz sdf -p`` and its repairs (gazebo/spawned_model.py ``gazebo_sdf``).
 
     So a plan is the same with or without Gazebo installed; the real conversion is tested in
     test/gazebo/test_added_mass.py (SDFormat 12 here, 14 where Harmonic is installed).

@@ -102,7 +102,7 @@ def fly(config, steps: list, timeout: float = 600) -> dict:
 # -- the flight (this file as a script) ----------------------------------------------------------
 
 def _world(build, folder: Path) -> Path:
-    from bluerobotics_parts.gazebo.added_mass import gazebo_sdf
+    from bluerobotics_parts.gazebo.spawned_model import gazebo_sdf
 
     (folder / 'robot_description.urdf').write_text(build.urdf, encoding='utf-8')
     model = ElementTree.fromstring(gazebo_sdf(build.urdf)).find('model')  # as the launch spawns
