@@ -72,16 +72,21 @@ def exact(shapes, body: Pose, about, water=SEA_WATER_DENSITY, air=AIR_DENSITY) -
                 density = air if middle[2] > 0 else water
                 wrench.add(density * GRAVITY * full_volume(shape), middle, about)
                 continue
-        placed = body.compose(shape.pose)
-        total, centre = _whole(shape, placed)
-        below, below_centre = _below(shape, placed)
-        wrench.add(water * GRAVITY * below, below_centre or centre, about)
-        above = total - below
-        if above > 1e-15:
-            above_centre = tuple((centre[i] * total - (below_centre[i] * below if below_centre
-                                                       else 0.0)) / above for i in range(3))
-            wrench.add(air * GRAVITY * above, above_centre, about)
+        add_cut(wrench, shape, body.compose(shape.pose), about, water, air)
     return wrench
+
+
+def add_cut(wrench: Wrench, shape, placed: Pose, about, water=SEA_WATER_DENSITY,
+            air=AIR_DENSITY) -> None:
+    """Add the buoyancy of one placed shape, cut by the plane z = 0: water below, air above."""
+    total, centre = _whole(shape, placed)
+    below, below_centre = _below(shape, placed)
+    wrench.add(water * GRAVITY * below, below_centre or centre, about)
+    above = total - below
+    if above > 1e-15:
+        above_centre = tuple((centre[i] * total - (below_centre[i] * below if below_centre
+                                                   else 0.0)) / above for i in range(3))
+        wrench.add(air * GRAVITY * above, above_centre, about)
 
 
 def _reach(shape) -> float:
