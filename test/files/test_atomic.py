@@ -265,7 +265,8 @@ def cli_build(config: str, folder: Path, name: str) -> subprocess.Popen:
                             stdin=subprocess.DEVNULL)
 
 
-def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_path):
+def half_renamed_build(tmp_path) -> Path:
+    """Return a folder where a build of boat_b over boat_a was killed between its renames."""
     folder = tmp_path / 'out'
     first = cli_build('', folder, 'boat_a')
     assert first.wait(timeout=120) == 0, first.stderr.read()
@@ -274,6 +275,11 @@ def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_p
                             capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     assert vehicle_of(folder) == ('boat_b', 'boat_a')  # the window the journal closes
+    return folder
+
+
+def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_path):
+    folder = half_renamed_build(tmp_path)
     # Any next writer into the folder first finishes the killed one's set.
     write_files_atomically(folder, {'notes.txt': b'a file of my own\n'})
     assert vehicle_of(folder) == ('boat_b', 'boat_b')
@@ -284,14 +290,7 @@ def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_p
 @pytest.mark.parametrize('later', ['a failing build', 'bridge', 'check'])
 def test_a_command_that_reads_or_fails_on_the_folder_finishes_the_killed_set(tmp_path, later):
     """Issue 22 item 16: before, only a successful write repaired the set."""
-    folder = tmp_path / 'out'
-    first = cli_build('', folder, 'boat_a')
-    assert first.wait(timeout=120) == 0, first.stderr.read()
-    killed = subprocess.run([sys.executable, '-c', KILL_AT_SECOND_KEEP, 'build', '',
-                             '--output', str(folder), '--name', 'boat_b'], cwd=REPO,
-                            capture_output=True, text=True, timeout=120)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert vehicle_of(folder) == ('boat_b', 'boat_a')
+    folder = half_renamed_build(tmp_path)
     bad = tmp_path / 'bad.yaml'
     bad.write_text('parts:\n  - {slot: motorport, type: none}\n', encoding='utf-8')
     command = {'a failing build': ['build', str(bad), '--output', str(folder)],
