@@ -372,12 +372,8 @@ def unread(element) -> list[str]:
     ('lidar/scan/horizontal'). A plugin, sensor or light type without a table is reported
     whole.
     """
-    gz_names = {f'{{{GZ_NAMESPACE}}}': 'gz:'}  # as a namespace-aware reader names gz: ones
-
-    def named(text: str) -> str:
-        for long, short in gz_names.items():
-            text = text.replace(long, short)
-        return text
+    def named(tag: str) -> str:
+        return tag.replace(f'{{{GZ_NAMESPACE}}}', 'gz:')  # as a namespace-aware reader names it
 
     if element.tag == 'plugin':
         table, kind = PLUGINS.get(element.get('name')), element.get('name')

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..files.stl import CHUNK, NotStl, StlFile  # noqa: F401 (the picture's names for them)
+from ..files.stl import CHUNK, StlFile
 
 _BITS = 21  # bits of each cell index in a cell's key (three in an int64)
 

@@ -43,7 +43,7 @@ from .views import VIEW_NAMES
 from .. import paths
 from ..errors import BlueRoboticsPartsError, ConfigError, InputError, SceneError
 from ..files.inputs import MESH_LIMIT
-from ..files.stl import read_stl
+from ..files.stl import NotStl, read_stl, StlFile
 from ..model import kinematics
 from ..model.kinematics import Pose
 from ..model.urdf_tree import floats
@@ -206,8 +206,8 @@ class _MeshFiles:
         if path in self.files:
             return
         try:
-            stl = mesh.StlFile(path)
-        except mesh.NotStl:
+            stl = StlFile(path)
+        except NotStl:
             # read_stl says why it is no STL (or reads it after all)
             stl = mesh.Loaded(read_stl(path), path.stat().st_size)
         if self.size + stl.size > MESH_READ_LIMIT:

@@ -123,7 +123,7 @@ def test_read_in_chunks_is_read_stl_exactly(tmp_path, monkeypatch, ascii_form):
     path = tmp_path / 'm.stl'
     (write_ascii if ascii_form else write_binary)(path, triangles)
     monkeypatch.setattr(stl_module, '_BLOCK', 1000)  # ASCII blocks end inside vertices
-    with mesh.StlFile(path) as stl:
+    with stl_module.StlFile(path) as stl:
         chunks = list(stl.chunks(size=257))
         assert stl.counted() == len(triangles) and all(len(c) <= 257 for c in chunks)
         expected = read_stl(path)
@@ -135,7 +135,7 @@ def test_read_in_chunks_is_read_stl_exactly(tmp_path, monkeypatch, ascii_form):
 
 def test_a_binary_count_is_known_before_any_triangle_is_read(tmp_path):
     write_binary(tmp_path / 'm.stl', sphere(5000))
-    with mesh.StlFile(tmp_path / 'm.stl') as stl:
+    with stl_module.StlFile(tmp_path / 'm.stl') as stl:
         assert stl.binary and stl.count == 5000
 
 
