@@ -54,9 +54,10 @@ setup(
     extras_require={
         # what the test suite runs against: urdfdom's check_urdf, mesh checks, colcon, wheel
         # (test_packaging's offline pip install), pymavlink (the ground station of the SITL
-        # flights); tools/setup_ros.sh adds ROS 2 and the linters
+        # flights), bluerobotics-ping (brping: the client Ping360 owners use, against the
+        # simulated one); tools/setup_ros.sh adds ROS 2 and the linters
         'test': ['pytest<8', 'cmeel-urdfdom', 'trimesh', 'numpy', 'colcon-common-extensions',
-                 'colcon-ros', 'wheel', 'jsonschema', 'pymavlink'],
+                 'colcon-ros', 'wheel', 'jsonschema', 'pymavlink', 'bluerobotics-ping'],
     },
     data_files=[
         ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),

@@ -19,9 +19,18 @@ Gazebo's scanning sonar gives the whole circle at once (a LaserScan, bridged); t
 a head through it as the Ping360 does (physics/scanning_sonar.py): every ``2 x range / speed of
 sound`` it publishes the one beam at the head's angle, as a sensor_msgs/msg/LaserScan of one
 ray (``angle_min`` = ``angle_max`` = the bearing, rad; the angle in the Ping360's gradians is
-that times 400 / 2 pi), stamped in the head frame. RViz's LaserScan display with a decay time
-of a turn draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step``
-and ``sector`` in gradians, ``range`` in m. Ends cleanly on SIGINT and SIGTERM (node_runner.py).
+that times 400 / 2 pi), stamped in the head frame, its intensity the echo's 0-255 level at the
+``gain`` setting (physics/sonar_echo.py). RViz's LaserScan display with a decay time of a turn
+draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step`` and
+``sector`` in gradians, ``range`` in m, ``gain`` 0 low (the firmware's boot setting), 1 normal,
+2 high.
+
+It also answers ping-protocol on UDP ``ping_host``:``ping_port`` (ros/ping360_device.py), so Ping
+Viewer, brping and the ROS drivers built on it read the simulated sonar as they read a real one
+on Ethernet; its head is the connected tool's to turn (the beam topic keeps its own sweep), its
+echoes come from the same Gazebo circle. ``ping_port`` 12345 by default (brping's), 0 any free
+port, negative none; a port in use is a warning, not a failure (two sonars on one machine: give
+the second its own). Ends cleanly on SIGINT and SIGTERM (node_runner.py).
 """
 
 from __future__ import annotations
@@ -30,8 +39,10 @@ import math
 import sys
 
 from .node_runner import parameters, run
+from .ping360_device import DEFAULT_PORT, Ping360Device, Ping360Server
 from ..errors import BlueRoboticsPartsError
 from ..physics.scanning_sonar import beam_range, bearing, GRADIANS, SPEED_OF_SOUND, Sweep
+from ..physics.sonar_echo import BOOT, echo_level, GAINS
 
 NODE_NAME = 'scan_to_ping360'
 PARAMETERS = {  # name -> default; the launch plan sets the topics, frame and range
@@ -43,6 +54,9 @@ PARAMETERS = {  # name -> default; the launch plan sets the topics, frame and ra
     'step': 1,
     'sector': GRADIANS,
     'speed_of_sound': SPEED_OF_SOUND,
+    'gain': BOOT['gain_setting'],
+    'ping_host': '127.0.0.1',
+    'ping_port': DEFAULT_PORT,
 }
 
 
@@ -62,6 +76,8 @@ def make_node(parameter_overrides=()):
         range           m the sonar listens to (sets the step period); range_min m
         step, sector    gradians (400 a turn): 1 and 400 step the whole circle
         speed_of_sound  m/s
+        gain            0 low, 1 normal, 2 high: the beam's intensity
+        ping_host, ping_port  where ping-protocol is answered (port 0 any, negative none)
     """
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile
@@ -80,6 +96,10 @@ def make_node(parameter_overrides=()):
                 raise SweepError(f'{NODE_NAME}: {error}') from None
             self.range_min = float(value('range_min'))
             self.frame_id = str(value('frame_id'))
+            self.gain = int(value('gain'))
+            if self.gain not in GAINS:
+                raise SweepError(f'{NODE_NAME}: gain must be 0 (low), 1 (normal) or 2 (high), '
+                                 f'got {self.gain}')
             self.index, self.scan = 0, None
             self.publisher = self.create_publisher(LaserScan, str(value('beam_topic')),
                                                    QoSProfile(depth=10))
@@ -90,6 +110,35 @@ def make_node(parameter_overrides=()):
                 f'{self.subscription.topic_name} (LaserScan, whole circle) -> '
                 f'{self.publisher.topic_name} (one beam every {self.sweep.period:.4f} s, '
                 f'{self.sweep.step} gradians a step over {self.sweep.sector})')
+            self.server = self.serve(str(value('ping_host')), int(value('ping_port')))
+
+        def serve(self, host: str, port: int):
+            """Answer ping-protocol on host:port; None when off or the port is taken."""
+            if port < 0:
+                return None
+            device = Ping360Device(self.range_at, self.sweep.speed_of_sound)
+            try:
+                server = Ping360Server(device, host, port).start()
+            except OSError as error:
+                self.get_logger().warning(
+                    f'ping-protocol not served on {host}:{port} ({error.strerror}); set the '
+                    'ping_port parameter to a free port (0: any) to reach this sonar with '
+                    'Ping Viewer or brping')
+                return None
+            self.get_logger().info(f'ping-protocol (Ping360) on udp {host}:{server.address[1]}')
+            return server
+
+        def range_at(self, angle: int) -> float:
+            scan = self.scan
+            if scan is None:
+                return math.inf
+            return beam_range(scan.ranges, scan.angle_min, scan.angle_increment, bearing(angle))
+
+        def destroy_node(self):
+            if self.server is not None:
+                self.server.stop()
+                self.server = None
+            return super().destroy_node()
 
         def on_scan(self, scan: LaserScan) -> None:
             self.scan = scan
@@ -110,7 +159,9 @@ def make_node(parameter_overrides=()):
             message.scan_time = self.sweep.period
             message.range_min = self.range_min
             message.range_max = self.sweep.range
-            message.ranges = [found if found <= self.sweep.range else math.inf]
+            heard = found <= self.sweep.range
+            message.ranges = [found if heard else math.inf]
+            message.intensities = [float(echo_level(found, self.gain)) if heard else 0.0]
             self.publisher.publish(message)
 
     return ScanToPing360()

@@ -24,11 +24,13 @@ from __future__ import annotations
 import math
 import time
 
+from bluerobotics_parts.physics.sonar_echo import echo_level, echo_profile, Ping
 from bluerobotics_parts.ros.converters import converter_parameters
 import pytest
 
 PARAMETERS = {'scan_topic': '/rov/sonar/scan', 'beam_topic': '/rov/sonar/beam',
-              'frame_id': 'rov/sonar_head', 'range': 1.5, 'range_min': 0.75}
+              'frame_id': 'rov/sonar_head', 'range': 1.5, 'range_min': 0.75,
+              'ping_port': 0}  # any free port: tests run side by side
 
 
 def test_it_steps_a_beam_round_the_scan(ros):
@@ -68,7 +70,57 @@ def test_it_steps_a_beam_round_the_scan(ros):
         assert beam.range_max == pytest.approx(1.5)
         assert beam.scan_time == pytest.approx(2 * 1.5 / 1500.0)
         assert beam.ranges[0] == (pytest.approx(1.2) if angle == 3 else math.inf)
+        assert beam.intensities[0] == (echo_level(1.2, 0) if angle == 3 else 0.0)
     assert 3 in angles  # the echo was passed
+
+
+def test_ping_viewers_library_reads_the_gazebo_circle_over_udp(ros):
+    """The brping library pings the node's sonar over UDP and hears the echo at its range."""
+    brping = pytest.importorskip('brping')
+    from bluerobotics_parts.ros import ping360_node
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import Parameter
+    from rclpy.qos import QoSProfile
+    from sensor_msgs.msg import LaserScan
+
+    node = ping360_node.make_node([Parameter(k, value=v) for k, v in PARAMETERS.items()])
+    probe = ros.create_node('ping360_udp_probe')
+    scans = probe.create_publisher(LaserScan, PARAMETERS['scan_topic'], QoSProfile(depth=10))
+    scan = LaserScan(angle_min=-math.pi, angle_increment=2 * math.pi / 400,
+                     angle_max=-math.pi + 399 * 2 * math.pi / 400, range_min=0.75,
+                     range_max=50.0)
+    scan.ranges = [math.inf] * 400
+    scan.ranges[200 + 30] = 1.0  # 30 gradians to port
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    executor.add_node(probe)
+    deadline = time.monotonic() + 10.0
+    while node.scan is None and time.monotonic() < deadline:
+        scans.publish(scan)
+        executor.spin_once(timeout_sec=0.01)
+    client = brping.Ping360()
+    try:
+        client.connect_udp('127.0.0.1', node.server.address[1])
+        assert client.initialize()
+        reply = client.transmitAngle(30)
+        assert reply is not None and reply.angle == 30
+        ping = Ping(0, 32, 80, 1024)  # the firmware's boot settings: 1.54 m
+        assert bytes(reply.data) == echo_profile(1.0, ping)
+        assert not any(client.transmitAngle(31).data)
+    finally:
+        client.iodev.close()
+        executor.shutdown()
+        node.destroy_node()
+        probe.destroy_node()
+    assert node.server is None  # stopped with the node
+
+
+def test_a_bad_gain_is_refused_naming_the_choices(ros):
+    from bluerobotics_parts.ros import ping360_node
+    from rclpy.parameter import Parameter
+
+    with pytest.raises(ping360_node.SweepError, match=r'gain must be 0 \(low\), 1'):
+        ping360_node.make_node([Parameter('gain', value=5), Parameter('ping_port', value=-1)])
 
 
 def test_the_launch_gives_it_the_sonars_whole_range(tmp_path):

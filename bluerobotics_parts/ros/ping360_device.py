@@ -1,0 +1,262 @@
+# Copyright 2026 bluerobotics_parts contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The simulated Ping360 as its owners' tools reach it: ping-protocol over UDP.
+
+A real Ping360 on Ethernet answers ping-protocol datagrams (formats/ping_protocol.py); Ping
+Viewer, the brping library and the ROS drivers built on it connect to it by host and port
+(brping's ``connect_udp`` defaults to port 12345). ``Ping360Device`` answers the way the
+protocol documents (src/definitions/common.json, ping360.json) and the way Ping Viewer drives
+it (ping-viewer src/sensor/ping360.cpp: ``general_request`` for ``device_information``, then
+``transducer`` with ``transmit`` = 1, one ``device_data`` each): ``general_request`` for
+``protocol_version``, ``device_information`` or ``device_data``; ``transducer`` (moves the head,
+pings when ``transmit`` is 1, replies ``device_data`` once the ping's listening time has passed);
+``auto_transmit`` (steps back and forth between the start and stop angles, ``auto_device_data``
+each ping, until ``motor_off``, ``reset`` or another ``transducer``); ``motor_off`` (``ack``).
+Settings out of the protocol's ranges get a ``nack`` naming the field and what is valid. The
+echo of each ping is physics/sonar_echo.py's, at the range Gazebo's scan gives at that angle.
+
+Plain Python, no ROS: ``scan_to_ping360`` serves it next to its beam topic (``Ping360Server``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+import heapq
+import select
+import socket
+import threading
+import time
+
+from ..formats import ping_protocol as pp
+from ..physics.scanning_sonar import GRADIANS
+from ..physics.sonar_echo import (BOOT, echo_profile, GAINS, MAX_FREQUENCY, MAX_SAMPLE_PERIOD,
+                                  MAX_SAMPLES, MAX_TRANSMIT_DURATION, MIN_FREQUENCY,
+                                  MIN_SAMPLE_PERIOD, MIN_SAMPLES, MIN_TRANSMIT_DURATION, Ping)
+
+DEVICE_TYPE = 2  # common.json device_information: "2: Ping360"
+PROTOCOL_VERSION = (1, 1, 0)  # the message set served includes auto_transmit ("NEW (v1.1.0)")
+DEFAULT_PORT = 12345  # brping device.py connect_udp(host, port=12345)
+#: Each setting a command may carry -> its valid values (ping360.json's descriptions).
+RANGES = {'gain_setting': (min(GAINS), max(GAINS)), 'angle': (0, GRADIANS - 1),
+          'transmit_duration': (MIN_TRANSMIT_DURATION, MAX_TRANSMIT_DURATION),
+          'sample_period': (MIN_SAMPLE_PERIOD, MAX_SAMPLE_PERIOD),
+          'transmit_frequency': (MIN_FREQUENCY, MAX_FREQUENCY),
+          'number_of_samples': (MIN_SAMPLES, MAX_SAMPLES),
+          'start_angle': (0, GRADIANS - 1), 'stop_angle': (0, GRADIANS - 1),
+          'num_steps': (1, 10), 'delay': (0, 100)}
+MAX_PENDING = 16  # replies queued at once; a flood of commands beyond it is dropped
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A frame to send ``delay`` seconds after the command that asked for it."""
+
+    delay: float
+    frame: pp.Frame
+
+
+class Ping360Device:
+    """The Ping360's answers; ``range_at(angle)`` is the metres to the echo at a head angle."""
+
+    def __init__(self, range_at, speed_of_sound: float = 1500.0, device_id: int = 1):
+        self.range_at = range_at
+        self.speed_of_sound = speed_of_sound
+        self.device_id = device_id
+        self.reset()
+
+    def reset(self) -> None:
+        """Return to the firmware's boot settings, not scanning."""
+        self.state = dict(BOOT)
+        self.auto = None  # the auto_transmit command's fields while it scans
+        self.direction = 1
+
+    def _frame(self, message_id: int, dst: int, **values) -> pp.Frame:
+        return pp.message(message_id, self.device_id, dst, **values)
+
+    def _nack(self, frame: pp.Frame, text: str) -> list:
+        return [Reply(0.0, self._frame(pp.NACK, frame.src_device_id, nacked_id=frame.message_id,
+                                       nack_message=text.encode('ascii', 'replace')))]
+
+    def _ping(self) -> Ping:
+        return Ping(self.state['gain_setting'], self.state['transmit_duration'],
+                    self.state['sample_period'], self.state['number_of_samples'],
+                    self.speed_of_sound)
+
+    def _data(self, transmit: bool) -> bytes:
+        if not transmit:
+            return b''
+        return echo_profile(float(self.range_at(self.state['angle'])), self._ping())
+
+    def handle(self, frame: pp.Frame) -> list:
+        """Return the replies to one frame from the host (none for what needs no answer)."""
+        try:
+            values = frame.fields()
+        except pp.ProtocolError as error:
+            return self._nack(frame, str(error))
+        for name, (low, high) in RANGES.items():
+            if name in values and not low <= values[name] <= high:
+                return self._nack(frame, f'{name} {values[name]} is outside {low} to {high}')
+        if frame.message_id == pp.GENERAL_REQUEST:
+            return self._request(frame, values['requested_id'])
+        if frame.message_id == pp.TRANSDUCER:
+            self.auto = None
+            self.state.update({name: values[name] for name in RANGES if name in values})
+            transmit = bool(values['transmit'])
+            data = self._data(transmit)
+            delay = self._ping().listening_time if transmit else 0.0
+            return [Reply(delay, self._frame(pp.DEVICE_DATA, frame.src_device_id, data=data,
+                                             **self._settings()))]
+        if frame.message_id == pp.AUTO_TRANSMIT:
+            self.state.update({name: values[name] for name in RANGES
+                               if name in values and name in self.state})
+            self.auto = dict(values, dst=frame.src_device_id)
+            self.state['angle'] = values['start_angle']
+            self.direction = 1
+            return []
+        if frame.message_id in (pp.MOTOR_OFF, pp.RESET):
+            acked = frame.message_id
+            self.reset()
+            return [Reply(0.0, self._frame(pp.ACK, frame.src_device_id, acked_id=acked))]
+        return self._nack(frame, f'message {frame.message_id} is not one a host sends')
+
+    def _settings(self) -> dict:
+        return {name: self.state[name] for name in BOOT}
+
+    def _request(self, frame: pp.Frame, requested: int) -> list:
+        dst = frame.src_device_id
+        if requested == pp.PROTOCOL_VERSION:
+            major, minor, patch = PROTOCOL_VERSION
+            reply = self._frame(pp.PROTOCOL_VERSION, dst, version_major=major,
+                                version_minor=minor, version_patch=patch, reserved=0)
+        elif requested == pp.DEVICE_INFORMATION:
+            reply = self._frame(pp.DEVICE_INFORMATION, dst, device_type=DEVICE_TYPE,
+                                device_revision=0, firmware_version_major=0,
+                                firmware_version_minor=0, firmware_version_patch=0,
+                                reserved=0)
+        elif requested == pp.DEVICE_DATA:
+            reply = self._frame(pp.DEVICE_DATA, dst, data=b'', **self._settings())
+        else:
+            return self._nack(frame, f'cannot send message {requested}: this Ping360 sends '
+                                     f'{pp.PROTOCOL_VERSION}, {pp.DEVICE_INFORMATION} and '
+                                     f'{pp.DEVICE_DATA} on request')
+        return [Reply(0.0, reply)]
+
+    def auto_step(self):
+        """Return the next auto_transmit ping (its delay includes the command's), or None."""
+        if self.auto is None:
+            return None
+        auto = self.auto
+        data = self._data(True)
+        reply = self._frame(pp.AUTO_DEVICE_DATA, auto['dst'], data=data,
+                            start_angle=auto['start_angle'], stop_angle=auto['stop_angle'],
+                            num_steps=auto['num_steps'], delay=auto['delay'],
+                            **self._settings())
+        self.state['angle'] = self._next_angle(auto)
+        return Reply(self._ping().listening_time + auto['delay'] / 1000.0, reply)
+
+    def _next_angle(self, auto: dict) -> int:
+        """Step towards the stop angle, then back to the start (a whole turn when they meet)."""
+        start, stop, step = auto['start_angle'], auto['stop_angle'], auto['num_steps']
+        span = (stop - start) % GRADIANS or GRADIANS
+        offset = (self.state['angle'] - start) % GRADIANS
+        if span == GRADIANS:
+            return (self.state['angle'] + step) % GRADIANS
+        offset += self.direction * step
+        if offset >= span or offset <= 0:
+            self.direction = -self.direction
+            offset = min(max(offset, 0), span)
+        return (start + offset) % GRADIANS
+
+
+class Ping360Server:
+    """Serves a Ping360Device on a UDP port, in a thread of its own (``start``, ``stop``)."""
+
+    def __init__(self, device: Ping360Device, host: str = '127.0.0.1', port: int = DEFAULT_PORT):
+        self.device = device
+        self.lock = threading.Lock()  # the device's state: the thread and its owner
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            self.socket.bind((host, port))
+        except OSError:
+            self.socket.close()
+            raise
+        self.address = self.socket.getsockname()
+        self.pending = []  # (due, sequence, client, bytes)
+        self.sequence = 0
+        self.busy_until = 0.0
+        self.client = None  # where auto_transmit's pings go: the last host heard
+        self.next_auto = None
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, name='ping360', daemon=True)
+
+    def start(self) -> 'Ping360Server':
+        """Start answering; return self."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop answering and free the port."""
+        self.stopping.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=2.0)
+        self.socket.close()
+
+    def _queue(self, reply: Reply, client, now: float) -> None:
+        if len(self.pending) >= MAX_PENDING:
+            return
+        due = max(now, self.busy_until) + reply.delay
+        self.busy_until = due  # one ping at a time, as the one transducer does
+        self.sequence += 1
+        heapq.heappush(self.pending, (due, self.sequence, client, reply.frame.to_bytes()))
+
+    def _receive(self, now: float) -> None:
+        data, client = self.socket.recvfrom(4096)
+        self.client = client
+        with self.lock:
+            for frame in pp.Parser().feed(data):
+                for reply in self.device.handle(frame):
+                    self._queue(reply, client, now)
+                self.next_auto = now if self.device.auto is not None else None
+
+    def _serve(self) -> None:
+        while not self.stopping.is_set():
+            now = time.monotonic()
+            while self.pending and self.pending[0][0] <= now:
+                _, _, client, data = heapq.heappop(self.pending)
+                try:
+                    self.socket.sendto(data, client)
+                except OSError:
+                    pass  # the host went away; a datagram is lost as on a real link
+            if self.next_auto is not None and self.next_auto <= now and not self.pending:
+                with self.lock:
+                    reply = self.device.auto_step()
+                if reply is None:
+                    self.next_auto = None
+                else:
+                    self._queue(replace(reply, delay=0.0), self.client, now + reply.delay)
+                    self.next_auto = now + reply.delay
+            due = [self.pending[0][0]] if self.pending else []
+            due += [self.next_auto] if self.next_auto is not None else []
+            timeout = min([0.05] + [max(0.0, d - now) for d in due])
+            try:
+                readable, _, _ = select.select([self.socket], [], [], timeout)
+            except (OSError, ValueError):
+                return
+            if readable:
+                try:
+                    self._receive(time.monotonic())
+                except OSError:
+                    continue
