@@ -35,7 +35,7 @@ from ..errors import did_you_mean, in_line_order, Problem, shown
 from ..formats import vectors
 from ..formats.config import (ADHOC_SLOT_KEYS, BASE_KEYS, Config, entry_label, PLACEMENT_KEYS,
                               PLACEMENT_REQUIRED, SLOT_ENTRY_KEYS, SLOT_JOINTS, TOP_KEYS)
-from ..formats.part_format import LIMITED_JOINTS, LIMITS_KEYS
+from ..formats.joint_motion import LIMITED_JOINTS, LIMITS_KEYS
 
 EXPANSION, CHECK, LOAD = 'expansion', 'check', 'load'
 #: What starts the message of a problem the xacro resolver also stops at (DESIGN.md: expansion
@@ -626,10 +626,12 @@ class _Resolver:
         if default not in self.result.catalogue or default not in accepts:
             default = 'none'  # named above (unknown or not accepted)
         joint = slot.get('joint', 'fixed')
+        axis = vectors.parse(slot['axis']) if slot.get('axis') is not None else None
         return _Slot(slot['name'], self.poses[('slots', index, 'xyz')],
                      self.poses[('slots', index, 'rpy')], list(accepts), default,
                      joint if joint in SLOT_JOINTS else 'fixed',
-                     _true_unless_false(slot.get('collision')), ('config', ('slots', index)))
+                     _true_unless_false(slot.get('collision')), ('config', ('slots', index)),
+                     axis.text if axis is not None else '', _limit(slot))
 
     # -- what only the whole result shows
 

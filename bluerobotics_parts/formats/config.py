@@ -25,12 +25,15 @@ a shape problem is marked broken, so the resolution skips what only follows from
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import math
 import os
 from pathlib import Path
 import re
 import stat
 
 from . import value_kinds as kinds
+from . import vectors
+from .joint_motion import JOINTS, LIMITS_FIELDS, LIMITS_KEYS, limits_problems
 from ..errors import AssemblyError, ConfigError, Problem, shown as _show
 from ..files.inputs import file_kind
 from ..files.yaml_lines import load_file, LocatedDocument
@@ -44,8 +47,9 @@ TOP_KEYS = ('name', 'base', 'parts', 'slots', 'part_files')
 BASE_KEYS = ('type', 'name')
 SLOT_ENTRY_KEYS = ('slot', 'of', 'type', 'name')
 PLACEMENT_KEYS = ('type', 'name', 'parent', 'xyz', 'rpy')
-ADHOC_SLOT_KEYS = ('of', 'name', 'xyz', 'rpy', 'accepts', 'default', 'collision', 'joint')
-SLOT_JOINTS = ('fixed', 'continuous')
+ADHOC_SLOT_KEYS = ('of', 'name', 'xyz', 'rpy', 'accepts', 'default', 'collision', 'joint', 'axis',
+                   'limits')
+SLOT_JOINTS = JOINTS  # as a part's slots (joint_motion.py)
 # The keys each needs (resolution.py says so, naming what is missing).
 SLOT_ENTRY_REQUIRED = ('slot', 'type')
 PLACEMENT_REQUIRED = ('type', 'name')
@@ -303,6 +307,16 @@ class _Shape:
         complaint = KEY_KINDS['collision'].complaint(slot.get('collision', True))
         if complaint:
             self.problem(path + ('collision',), f'{label}: collision {complaint}', path)
+        if 'axis' in slot:
+            complaint = KEY_KINDS['axis'].complaint(slot['axis'])
+            if complaint:
+                self.problem(path + ('axis',), f'{label}: axis {complaint}', path)
+            elif math.hypot(*vectors.parse(slot['axis']).values) < 1e-9:
+                self.problem(path + ('axis',), f'{label}: axis must not be zero', path)
+        joint = slot.get('joint', 'fixed')
+        if joint in JOINTS or 'limits' in slot:  # an unknown joint: resolution.py says so
+            for where, message in limits_problems(joint, slot.get('limits'), label):
+                self.problem(path + where, message, path)
 
     def part_file(self, index: int, item) -> None:
         path = ('part_files', index)
@@ -390,8 +404,6 @@ def _kind(value) -> str:
 # -- what each key holds (value_kinds), for the loader and schema.py's JSON Schema ----------
 
 def _vector_kind() -> kinds.Kind:
-    from . import vectors
-
     number = vectors.DECIMAL.pattern.replace(r'\d', '[0-9]')
     word = number[1:-1]  # unanchored
     item = {'anyOf': [{'type': 'number'}, {'type': 'string', 'pattern': number}]}
@@ -409,6 +421,7 @@ KEY_KINDS = {
     'parent': kinds.string(), 'xyz': VECTOR, 'rpy': VECTOR,
     'accepts': kinds.list_of(kinds.Kind({'type': 'string', 'minLength': 1})),
     'default': kinds.string(), 'collision': kinds.boolean(), 'joint': kinds.choice(SLOT_JOINTS),
+    'axis': VECTOR, 'limits': kinds.mapping(LIMITS_FIELDS, required=LIMITS_KEYS),
 }
 #: What an editor shows for each key, by where it is (the levels of schema.py's schema).
 KEY_HELP = {
@@ -435,5 +448,9 @@ KEY_HELP = {
              'rpy': 'roll, pitch, yaw in the carrying instance, rad',
              'accepts': 'part types that fit', 'default': 'the occupant (default: none)',
              'collision': 'false: the occupant gets no <collision>',
-             'joint': "the occupant's joint: fixed or continuous"},
+             'joint': "the occupant's joint: fixed, continuous, or revolute or prismatic "
+                      'within limits',
+             'axis': "a moving joint's axis in the slot frame (default: the occupant's)",
+             'limits': 'a revolute or prismatic joint: lower, upper (rad or m), effort, '
+                       'velocity'},
 }

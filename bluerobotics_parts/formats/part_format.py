@@ -30,12 +30,14 @@ import re
 
 from . import value_kinds as kinds
 from .autopilot_frames import FRAMES as AUTOPILOT_FRAMES
-from .config import NAME, name_problem, SLOT_JOINTS
+from .config import NAME, name_problem
+from .joint_motion import JOINTS, LIMITED_JOINTS, LIMITS_FIELDS, LIMITS_KEYS, limits_problems
 from .sensor_kinds import KINDS as SENSOR_KINDS
 from ..errors import AssemblyError, Problem, shown
 from ..files.yaml_lines import LocatedDocument
 
 SOURCE_SUFFIXES = ('_source', '_unverified')
+NOTES_HINT = ' (and <key>_source / <key>_unverified notes)'  # where keys may carry notes
 
 PART_KEYS = ('type', 'family', 'description', 'dimensions', 'attach', 'axis', 'inertial',
              'visual', 'collision', 'slots', 'frames', 'propeller', 'hydrostatics',
@@ -57,15 +59,8 @@ _VECTOR = kinds.vector()
 _POSITIVE = kinds.number(positive=True)
 FRAME_FIELDS = {'xyz': _VECTOR.described('position in the parent frame, m'),
                 'rpy': _VECTOR.described('roll, pitch, yaw about the fixed axes, rad')}
-#: The joints a part's slot or frame may have: the config's ad hoc slots' (SLOT_JOINTS) and
-#: URDF's limited ones, which need ``limits`` (URDF's <limit>: ros/urdfdom, joint.cpp).
-LIMITED_JOINTS = ('revolute', 'prismatic')
-PART_JOINTS = SLOT_JOINTS + LIMITED_JOINTS
-LIMITS_FIELDS = {'lower': kinds.number().described('rad (revolute) or m (prismatic)'),
-                 'upper': kinds.number().described('rad or m, above lower'),
-                 'effort': _POSITIVE.described('N m or N, the most the actuator exerts'),
-                 'velocity': _POSITIVE.described('rad/s or m/s, the fastest it moves')}
-LIMITS_KEYS = tuple(LIMITS_FIELDS)
+#: The joints a part's slot or frame may have (joint_motion.py: the limited ones need limits).
+PART_JOINTS = JOINTS
 _LIMITS = kinds.mapping(LIMITS_FIELDS, required=LIMITS_KEYS, annotations=ANNOTATION_PATTERN)
 SLOT_FIELDS = {**FRAME_FIELDS,
                'accepts': kinds.list_of(kinds.string()).described('part types that fit'),
@@ -345,25 +340,9 @@ class _Checker:
             axis = self.vector(path + ('axis',), item['axis'], f'{what} axis')
             if axis and math.hypot(*axis) < 1e-9:
                 self.problem(path + ('axis',), f'{what}: axis must not be zero')
-        limits = item.get('limits')
-        if joint in LIMITED_JOINTS and limits is None:
-            self.problem(path + ('joint',), f'{what}: a {joint} joint needs limits: '
-                         '{lower, upper, effort, velocity} (rad or m, N m or N, per second)')
-        elif limits is not None and joint not in LIMITED_JOINTS:
-            self.problem(path + ('limits',), f'{what}: limits apply to a revolute or prismatic '
-                         f'joint, not {shown(joint)}')
-        elif limits is not None and self.mapping(path + ('limits',), limits, f'{what} limits'):
-            self.keys(path + ('limits',), limits, LIMITS_KEYS, f'{what} limits')
-            for key, kind in LIMITS_FIELDS.items():
-                if key not in limits:
-                    self.problem(path + ('limits',), f'{what} limits need {key}')
-                elif kind.complaint(limits[key]):
-                    self.problem(path + ('limits', key),
-                                 f'{what} limits {key} {kind.complaint(limits[key])}')
-            low, high = self.valid(limits, 'lower'), self.valid(limits, 'upper')
-            if low is not None and high is not None and not low < high:
-                self.problem(path + ('limits', 'lower'), f'{what} limits: lower must be below '
-                             f'upper (got {low:g} and {high:g})')
+        for where, message in limits_problems(joint, item.get('limits'), what,
+                                              (is_annotation, NOTES_HINT)):
+            self.problem(path + where, message)
 
     def propeller(self, data, frames) -> None:
         path = ('propeller',)
@@ -587,7 +566,7 @@ class _Checker:
                 continue
             if key not in valid:
                 self.problem(path + (key,), f'{what} has no key {shown(key)}; valid keys: '
-                             f"{', '.join(valid)} (and <key>_source / <key>_unverified notes)")
+                             f"{', '.join(valid)}{NOTES_HINT}")
 
     def mapping(self, path, value, what) -> bool:
         return isinstance(value, dict) or self.problem(path, f'{what} must be a mapping')

@@ -92,6 +92,8 @@ def settings_for_range(range_m: float, number_of_samples: int = MAX_SAMPLES,
 
 def echo_level(range_m: float, gain_setting: int) -> int:
     """Return the 0-255 level of a strong target's echo at ``range_m`` (the model above)."""
+    if not math.isfinite(range_m):
+        return 0
     loss = 40.0 * math.log10(max(range_m, 1.0)) + 2.0 * ABSORPTION_DB_PER_M * range_m
     return int(min(255, max(0, round(LEVEL_AT_1_M + GAIN_DB[gain_setting] - loss))))
 

@@ -25,8 +25,10 @@ it (ping-viewer src/sensor/ping360.cpp: ``general_request`` for ``device_informa
 pings when ``transmit`` is 1, replies ``device_data`` once the ping's listening time has passed);
 ``auto_transmit`` (steps back and forth between the start and stop angles, ``auto_device_data``
 each ping, until ``motor_off``, ``reset`` or another ``transducer``); ``motor_off`` (``ack``).
-Settings out of the protocol's ranges get a ``nack`` naming the field and what is valid. The
-echo of each ping is physics/sonar_echo.py's, at the range Gazebo's scan gives at that angle.
+Settings out of the protocol's ranges get a ``nack`` naming the field and what is valid. What
+a device sends (ack, nack, data) and ids it does not know get no answer, so two devices never
+answer each other for ever. The echo of each ping is physics/sonar_echo.py's, at the range
+Gazebo's scan gives at that angle.
 
 Plain Python, no ROS: ``scan_to_ping360`` serves it next to its beam topic (``Ping360Server``).
 """
@@ -43,21 +45,32 @@ import time
 from ..formats import ping_protocol as pp
 from ..physics.scanning_sonar import GRADIANS
 from ..physics.sonar_echo import (BOOT, echo_profile, GAINS, MAX_FREQUENCY, MAX_SAMPLE_PERIOD,
-                                  MAX_SAMPLES, MAX_TRANSMIT_DURATION, MIN_FREQUENCY,
-                                  MIN_SAMPLE_PERIOD, MIN_SAMPLES, MIN_TRANSMIT_DURATION, Ping)
+                                  MAX_SAMPLES, MIN_FREQUENCY, MIN_SAMPLE_PERIOD, MIN_SAMPLES,
+                                  Ping)
 
 DEVICE_TYPE = 2  # common.json device_information: "2: Ping360"
 PROTOCOL_VERSION = (1, 1, 0)  # the message set served includes auto_transmit ("NEW (v1.1.0)")
+#: The firmware reported: the first that tools take to support auto_transmit
+#: (bluerobotics/ping-viewer-next, src/device/manager/mod.rs, supports_auto_transmit: 3.3 or
+#: later). Nothing else of a real firmware is emulated.
+FIRMWARE_VERSION = (3, 3, 0)
 DEFAULT_PORT = 12345  # brping device.py connect_udp(host, port=12345)
 #: Each setting a command may carry -> its valid values (ping360.json's descriptions).
 RANGES = {'gain_setting': (min(GAINS), max(GAINS)), 'angle': (0, GRADIANS - 1),
-          'transmit_duration': (MIN_TRANSMIT_DURATION, MAX_TRANSMIT_DURATION),
+          'transmit_duration': (1, 1000),  # "1~1000 us"; Ping Viewer keeps to 5-500
           'sample_period': (MIN_SAMPLE_PERIOD, MAX_SAMPLE_PERIOD),
           'transmit_frequency': (MIN_FREQUENCY, MAX_FREQUENCY),
           'number_of_samples': (MIN_SAMPLES, MAX_SAMPLES),
           'start_angle': (0, GRADIANS - 1), 'stop_angle': (0, GRADIANS - 1),
           'num_steps': (1, 10), 'delay': (0, 100)}
-MAX_PENDING = 16  # replies queued at once; a flood of commands beyond it is dropped
+#: What a host sends; anything else is dropped unanswered.
+HOST_COMMANDS = (pp.GENERAL_REQUEST, pp.TRANSDUCER, pp.AUTO_TRANSMIT, pp.MOTOR_OFF, pp.RESET)
+BROADCAST = 255  # common.json set_device_id: "255 is reserved for broadcast messages"
+MAX_PINGS_WAITING = 16  # transducer pings queued; a command beyond it is nacked, not applied
+MAX_FRAMES_PER_DATAGRAM = 8  # a host sends one command at a time; the rest is dropped
+#: The shortest auto_transmit step, s: the motor's own step time is not published in what we
+#: read, so this is a bound on the simulation's work (an estimate), not the sonar's figure.
+MIN_AUTO_PERIOD = 0.01
 
 
 @dataclass(frozen=True)
@@ -100,8 +113,15 @@ class Ping360Device:
             return b''
         return echo_profile(float(self.range_at(self.state['angle'])), self._ping())
 
+    def nack(self, frame: pp.Frame, text: str) -> list:
+        """Return the nack of a host's command, saying why."""
+        return self._nack(frame, text)
+
     def handle(self, frame: pp.Frame) -> list:
         """Return the replies to one frame from the host (none for what needs no answer)."""
+        if frame.message_id not in HOST_COMMANDS or \
+                frame.dst_device_id not in (0, self.device_id, BROADCAST):
+            return []
         try:
             values = frame.fields()
         except pp.ProtocolError as error:
@@ -130,7 +150,7 @@ class Ping360Device:
             acked = frame.message_id
             self.reset()
             return [Reply(0.0, self._frame(pp.ACK, frame.src_device_id, acked_id=acked))]
-        return self._nack(frame, f'message {frame.message_id} is not one a host sends')
+        return []
 
     def _settings(self) -> dict:
         return {name: self.state[name] for name in BOOT}
@@ -142,9 +162,10 @@ class Ping360Device:
             reply = self._frame(pp.PROTOCOL_VERSION, dst, version_major=major,
                                 version_minor=minor, version_patch=patch, reserved=0)
         elif requested == pp.DEVICE_INFORMATION:
+            major, minor, patch = FIRMWARE_VERSION
             reply = self._frame(pp.DEVICE_INFORMATION, dst, device_type=DEVICE_TYPE,
-                                device_revision=0, firmware_version_major=0,
-                                firmware_version_minor=0, firmware_version_patch=0,
+                                device_revision=0, firmware_version_major=major,
+                                firmware_version_minor=minor, firmware_version_patch=patch,
                                 reserved=0)
         elif requested == pp.DEVICE_DATA:
             reply = self._frame(pp.DEVICE_DATA, dst, data=b'', **self._settings())
@@ -165,7 +186,8 @@ class Ping360Device:
                             num_steps=auto['num_steps'], delay=auto['delay'],
                             **self._settings())
         self.state['angle'] = self._next_angle(auto)
-        return Reply(self._ping().listening_time + auto['delay'] / 1000.0, reply)
+        period = self._ping().listening_time + auto['delay'] / 1000.0
+        return Reply(max(period, MIN_AUTO_PERIOD), reply)
 
     def _next_angle(self, auto: dict) -> int:
         """Step towards the stop angle, then back to the start (a whole turn when they meet)."""
@@ -182,22 +204,32 @@ class Ping360Device:
 
 
 class Ping360Server:
-    """Serves a Ping360Device on a UDP port, in a thread of its own (``start``, ``stop``)."""
+    """
+    Serves a Ping360Device on a UDP port, in a thread of its own (``start``, ``stop``).
 
-    def __init__(self, device: Ping360Device, host: str = '127.0.0.1', port: int = DEFAULT_PORT):
+    One ping at a time, as the one transducer makes them: a ping's reply waits for those before
+    it, at most ``MAX_PINGS_WAITING`` of them (a command beyond is nacked, not applied); answers
+    that take no ping go at once. auto_transmit's pings go to the host that asked for them.
+    ``log(text)`` hears what went wrong in the thread (it keeps serving).
+    """
+
+    def __init__(self, device: Ping360Device, host: str = '127.0.0.1', port: int = DEFAULT_PORT,
+                 log=None):
         self.device = device
+        self.log = log or (lambda text: None)
         self.lock = threading.Lock()  # the device's state: the thread and its owner
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             self.socket.bind((host, port))
-        except OSError:
+        except (OSError, OverflowError):
             self.socket.close()
             raise
         self.address = self.socket.getsockname()
         self.pending = []  # (due, sequence, client, bytes)
         self.sequence = 0
         self.busy_until = 0.0
-        self.client = None  # where auto_transmit's pings go: the last host heard
+        self.pings_waiting = 0
+        self.auto_client = None  # the host that asked for auto_transmit
         self.next_auto = None
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._serve, name='ping360', daemon=True)
@@ -214,49 +246,83 @@ class Ping360Server:
             self.thread.join(timeout=2.0)
         self.socket.close()
 
+    def _push(self, due: float, client, frame: pp.Frame, ping: bool) -> None:
+        self.sequence += 1
+        self.pings_waiting += ping
+        heapq.heappush(self.pending, (due, self.sequence, client, frame.to_bytes(), ping))
+
     def _queue(self, reply: Reply, client, now: float) -> None:
-        if len(self.pending) >= MAX_PENDING:
+        if reply.delay <= 0.0:
+            self._push(now, client, reply.frame, False)
             return
         due = max(now, self.busy_until) + reply.delay
-        self.busy_until = due  # one ping at a time, as the one transducer does
-        self.sequence += 1
-        heapq.heappush(self.pending, (due, self.sequence, client, reply.frame.to_bytes()))
+        self.busy_until = due
+        self._push(due, client, reply.frame, True)
+
+    def _command(self, frame: pp.Frame, client, now: float) -> None:
+        busy = (frame.message_id == pp.TRANSDUCER and self.pings_waiting >= MAX_PINGS_WAITING)
+        replies = (self.device.nack(frame, f'busy: {self.pings_waiting} pings waiting')
+                   if busy else self.device.handle(frame))
+        for reply in replies:
+            self._queue(reply, client, now)
+        if busy or frame.message_id not in (pp.TRANSDUCER, pp.AUTO_TRANSMIT, pp.MOTOR_OFF,
+                                            pp.RESET):
+            return
+        if self.device.auto is None:
+            self.auto_client = self.next_auto = None
+        elif frame.message_id == pp.AUTO_TRANSMIT:
+            self.auto_client, self.next_auto = client, now
 
     def _receive(self, now: float) -> None:
         data, client = self.socket.recvfrom(4096)
-        self.client = client
+        frames = pp.Parser().feed(data)[:MAX_FRAMES_PER_DATAGRAM]
         with self.lock:
-            for frame in pp.Parser().feed(data):
-                for reply in self.device.handle(frame):
-                    self._queue(reply, client, now)
-                self.next_auto = now if self.device.auto is not None else None
+            for frame in frames:
+                if len(self.pending) < 2 * MAX_PINGS_WAITING:
+                    self._command(frame, client, now)
+
+    def _send_due(self, now: float) -> None:
+        while self.pending and self.pending[0][0] <= now:
+            _, _, client, data, ping = heapq.heappop(self.pending)
+            self.pings_waiting -= ping
+            try:
+                self.socket.sendto(data, client)
+            except OSError:
+                pass  # the host went away; a datagram is lost as on a real link
+
+    def _auto(self, now: float) -> None:
+        with self.lock:
+            reply = self.device.auto_step()
+        if reply is None or self.auto_client is None:
+            self.next_auto = None
+            return
+        self._queue(replace(reply, delay=0.0), self.auto_client, now + reply.delay)
+        self.next_auto = now + reply.delay
 
     def _serve(self) -> None:
         while not self.stopping.is_set():
             now = time.monotonic()
-            while self.pending and self.pending[0][0] <= now:
-                _, _, client, data = heapq.heappop(self.pending)
-                try:
-                    self.socket.sendto(data, client)
-                except OSError:
-                    pass  # the host went away; a datagram is lost as on a real link
-            if self.next_auto is not None and self.next_auto <= now and not self.pending:
-                with self.lock:
-                    reply = self.device.auto_step()
-                if reply is None:
-                    self.next_auto = None
-                else:
-                    self._queue(replace(reply, delay=0.0), self.client, now + reply.delay)
-                    self.next_auto = now + reply.delay
-            due = [self.pending[0][0]] if self.pending else []
-            due += [self.next_auto] if self.next_auto is not None else []
-            timeout = min([0.05] + [max(0.0, d - now) for d in due])
             try:
-                readable, _, _ = select.select([self.socket], [], [], timeout)
+                self._send_due(now)
+                if self.next_auto is not None and self.next_auto <= now and not self.pending:
+                    self._auto(now)
+            except Exception as error:  # noqa: B902 (a range source's fault ends no server)
+                self.log(f'ping360: {type(error).__name__}: {error}')
+                self.next_auto = None
+            if self.pending:
+                wake = self.pending[0][0]
+            else:
+                wake = self.next_auto if self.next_auto is not None else now + 0.05
+            try:
+                readable, _, _ = select.select([self.socket], [], [],
+                                               min(0.05, max(0.0, wake - now)))
             except (OSError, ValueError):
                 return
-            if readable:
-                try:
-                    self._receive(time.monotonic())
-                except OSError:
-                    continue
+            if not readable:
+                continue
+            try:
+                self._receive(time.monotonic())
+            except OSError:
+                continue
+            except Exception as error:  # noqa: B902
+                self.log(f'ping360: {type(error).__name__}: {error}')

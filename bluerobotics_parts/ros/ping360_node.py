@@ -101,6 +101,10 @@ def make_node(parameter_overrides=()):
                 raise SweepError(f'{NODE_NAME}: gain must be 0 (low), 1 (normal) or 2 (high), '
                                  f'got {self.gain}')
             self.index, self.scan = 0, None
+            port = int(value('ping_port'))
+            if port > 65535:
+                raise SweepError(f'{NODE_NAME}: ping_port must be a UDP port (0 any free one, '
+                                 f'up to 65535; negative: none), got {port}')
             self.publisher = self.create_publisher(LaserScan, str(value('beam_topic')),
                                                    QoSProfile(depth=10))
             self.subscription = self.create_subscription(
@@ -110,7 +114,7 @@ def make_node(parameter_overrides=()):
                 f'{self.subscription.topic_name} (LaserScan, whole circle) -> '
                 f'{self.publisher.topic_name} (one beam every {self.sweep.period:.4f} s, '
                 f'{self.sweep.step} gradians a step over {self.sweep.sector})')
-            self.server = self.serve(str(value('ping_host')), int(value('ping_port')))
+            self.server = self.serve(str(value('ping_host')), port)
 
         def serve(self, host: str, port: int):
             """Answer ping-protocol on host:port; None when off or the port is taken."""
@@ -118,11 +122,11 @@ def make_node(parameter_overrides=()):
                 return None
             device = Ping360Device(self.range_at, self.sweep.speed_of_sound)
             try:
-                server = Ping360Server(device, host, port).start()
+                server = Ping360Server(device, host, port, self.get_logger().warning).start()
             except OSError as error:
                 self.get_logger().warning(
-                    f'ping-protocol not served on {host}:{port} ({error.strerror}); set the '
-                    'ping_port parameter to a free port (0: any) to reach this sonar with '
+                    f'ping-protocol not served on {host}:{port} ({error.strerror or error}); '
+                    'set the ping_port parameter to a free port (0: any) to reach this sonar with '
                     'Ping Viewer or brping')
                 return None
             self.get_logger().info(f'ping-protocol (Ping360) on udp {host}:{server.address[1]}')
@@ -132,7 +136,11 @@ def make_node(parameter_overrides=()):
             scan = self.scan
             if scan is None:
                 return math.inf
-            return beam_range(scan.ranges, scan.angle_min, scan.angle_increment, bearing(angle))
+            try:
+                return beam_range(scan.ranges, scan.angle_min, scan.angle_increment,
+                                  bearing(angle))
+            except (ValueError, OverflowError):  # a scan whose angles are not numbers
+                return math.inf
 
         def destroy_node(self):
             if self.server is not None:
@@ -149,8 +157,7 @@ def make_node(parameter_overrides=()):
             angle = self.sweep.angle(self.index)
             self.index += 1
             direction = bearing(angle)
-            found = beam_range(self.scan.ranges, self.scan.angle_min,
-                               self.scan.angle_increment, direction)
+            found = self.range_at(angle)
             message = LaserScan()
             message.header.stamp = self.get_clock().now().to_msg()
             message.header.frame_id = self.frame_id or self.scan.header.frame_id
@@ -159,8 +166,8 @@ def make_node(parameter_overrides=()):
             message.scan_time = self.sweep.period
             message.range_min = self.range_min
             message.range_max = self.sweep.range
-            heard = found <= self.sweep.range
-            message.ranges = [found if heard else math.inf]
+            message.ranges = [found if found <= self.sweep.range else math.inf]
+            heard = math.isfinite(found) and self.range_min <= found <= self.sweep.range
             message.intensities = [float(echo_level(found, self.gain)) if heard else 0.0]
             self.publisher.publish(message)
 

@@ -168,3 +168,50 @@ def test_render_draws_a_joint_where_it_is_told(tmp_path):
                       '--joint', bad)
         assert refused.returncode != 0 and words in refused.stderr, refused.stderr
         assert not (tmp_path / 'x.png').exists()
+
+
+ADHOC = """\
+slots:
+  - name: pan
+    xyz: [0.1, 0, 0.3]
+    accepts: [ping_singlebeam]
+    default: ping_singlebeam
+    joint: revolute
+    axis: "0 0 1"
+    limits: {lower: -1.0, upper: 1.0, effort: 2, velocity: 0.5}
+"""
+
+
+def test_a_configs_own_slot_may_move_within_limits(tmp_path):
+    """An ad hoc slot takes a limited joint as a part's slot does: no part file needed."""
+    sys.path.insert(0, str(REPO / 'test' / 'system'))
+    from test_differential import compare
+
+    config = write_config(tmp_path, ADHOC)
+    pan = Vehicle.from_urdf(resolve_config(config).urdf).joints['pan_joint']
+    assert (pan.type, pan.axis, pan.limits) == ('revolute', (0.0, 0.0, 1.0),
+                                                Limits(-1.0, 1.0, 2.0, 0.5))
+    outcome = compare(config)  # the xacro resolver writes the same joint
+    assert outcome['kind'] == 'accepted' and outcome['failure'] is None, outcome
+
+
+@pytest.mark.parametrize('change, line, message', [
+    (('    limits: {lower: -1.0, upper: 1.0, effort: 2, velocity: 0.5}\n', ''), 6,
+     'slots entry #1 (pan): a revolute joint needs limits: {lower, upper, effort, velocity}'),
+    (('lower: -1.0', 'lower: 2'), 8,
+     'slots entry #1 (pan) limits: lower must be below upper (got 2 and 1)'),
+    (('effort: 2', 'effort: -2'), 8,
+     'slots entry #1 (pan) limits effort must be positive, got -2'),
+    (('joint: revolute', 'joint: fixed'), 8,
+     "slots entry #1 (pan): limits apply to a revolute or prismatic joint, not 'fixed'"),
+    (('axis: "0 0 1"', 'axis: [0, 0, 0]'), 7,
+     'slots entry #1 (pan): axis must not be zero'),
+    (('velocity: 0.5', 'velocity: 0.5, speed: 1'), 8,
+     "slots entry #1 (pan) limits has no key 'speed'; valid keys: lower, upper, effort, "
+     'velocity'),
+])
+def test_a_configs_moving_slot_mistakes_name_their_line(tmp_path, change, line, message):
+    config = write_config(tmp_path, ADHOC.replace(*change))
+    result = cli('build', config, '-o', tmp_path / 'out')
+    assert result.returncode != 0 and not (tmp_path / 'out').exists()
+    assert f'{config.name}:{line}: {message}' in result.stderr, result.stderr

@@ -27,7 +27,8 @@ import time
 
 from bluerobotics_parts.formats import ping_protocol as pp
 from bluerobotics_parts.physics import sonar_echo as se
-from bluerobotics_parts.ros.ping360_device import MAX_PENDING, Ping360Device, Ping360Server
+from bluerobotics_parts.ros.ping360_device import (FIRMWARE_VERSION, MAX_PINGS_WAITING,
+                                                   Ping360Device, Ping360Server)
 import pytest
 
 ECHO = {100: 10.0, 102: 4.0}  # gradians -> metres: two targets, open water elsewhere
@@ -51,6 +52,8 @@ def test_brping_initialises_and_reads_the_boot_settings(sonar):
     assert client.initialize()  # protocol_version, then device_data (readDeviceInformation)
     info = client.get_device_information()
     assert info['device_type'] == 2  # Ping360
+    assert (info['firmware_version_major'], info['firmware_version_minor']) == \
+        FIRMWARE_VERSION[:2]
     assert client.get_protocol_version()['version_major'] == 1
     assert (client._gain_setting, client._transmit_frequency, client._number_of_samples,
             client._sample_period) == (0, 740, 1024, 80)
@@ -60,10 +63,11 @@ def test_a_transmitted_ping_returns_the_echo_at_its_range_after_its_listening_ti
     device, client = sonar
     assert client.initialize()
     settings = se.settings_for_range(20.0)
-    assert client.set_number_of_samples(settings['number_of_samples'])
-    assert client.set_sample_period(settings['sample_period'])
-    assert client.set_transmit_duration(settings['transmit_duration'])
-    assert client.set_gain_setting(1)
+    for reply in (client.set_number_of_samples(settings['number_of_samples']),
+                  client.set_sample_period(settings['sample_period']),
+                  client.set_transmit_duration(settings['transmit_duration']),
+                  client.set_gain_setting(1)):
+        assert reply.message_id == pp.DEVICE_DATA and not reply.data  # moved, no ping
     ping = se.Ping(1, settings['transmit_duration'], settings['sample_period'],
                    settings['number_of_samples'])
     started = time.monotonic()
@@ -111,23 +115,105 @@ def test_auto_transmit_steps_back_and_forth_until_motor_off(sonar):
     assert client.wait_message([pp.AUTO_DEVICE_DATA], 0.3) is None
 
 
-def test_garbage_and_floods_leave_it_answering():
-    device = Ping360Device(lambda angle: math.inf)
-    server = Ping360Server(device, '127.0.0.1', 0).start()
+def send_and_hear(host, address, frame: pp.Frame, wait: float = 1.0) -> list:
+    """Send one frame from ``host``; return the frames heard back within ``wait`` s."""
+    host.sendto(frame.to_bytes(), address)
+    heard, parser, deadline = [], pp.Parser(), time.monotonic() + wait
+    while time.monotonic() < deadline:
+        host.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            heard += parser.feed(host.recv(4096))
+        except socket.timeout:
+            break
+        if heard and wait >= 1.0:
+            break
+    return heard
+
+
+@pytest.fixture
+def server():
+    """Return a running server on a free local port (nothing to echo), stopped afterwards."""
+    running = Ping360Server(Ping360Device(lambda angle: math.inf), '127.0.0.1', 0).start()
+    yield running
+    started = time.monotonic()
+    running.stop()
+    assert time.monotonic() - started < 3.0
+
+
+def test_what_a_device_sends_gets_no_answer_so_two_never_talk_for_ever(server):
+    other = Ping360Server(Ping360Device(lambda angle: math.inf), '127.0.0.1', 0).start()
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host:
-            host.settimeout(2.0)
-            host.sendto(b'BR\xff\xff' + bytes(4000), server.address)
-            host.sendto(pp.message(pp.ACK, acked_id=1).to_bytes(), server.address)
-            nack = pp.Parser().feed(host.recv(4096))[0]
-            assert nack.fields()['nack_message'] == b'message 1 is not one a host sends'
-            slow = pp.message(pp.TRANSDUCER, mode=1, gain_setting=0, angle=0,
-                              transmit_duration=32, sample_period=40000, transmit_frequency=740,
-                              number_of_samples=1200, transmit=1, reserved=0).to_bytes()
-            host.sendto(slow * 200, server.address)  # 200 pings of 1.2 s: most are dropped
-            time.sleep(0.3)
-            assert 0 < len(server.pending) <= MAX_PENDING
+            for frame in (pp.message(pp.ACK, acked_id=1), pp.message(pp.NACK, nacked_id=6),
+                          pp.Frame(9999, b'\x00')):
+                assert send_and_hear(host, server.address, frame, 0.3) == []
+        # a request that seems to come from the other server: one reply, dropped there
+        other.socket.sendto(pp.message(pp.GENERAL_REQUEST, requested_id=5).to_bytes(),
+                            server.address)
+        time.sleep(0.5)
+        assert (server.sequence, other.sequence) == (1, 0)
     finally:
+        other.stop()
+
+
+def test_a_ping_flood_is_nacked_and_a_request_still_answered_at_once(server):
+    slow = pp.message(pp.TRANSDUCER, mode=1, gain_setting=0, angle=0, transmit_duration=32,
+                      sample_period=40000, transmit_frequency=740, number_of_samples=1200,
+                      transmit=1, reserved=0)  # 1.2 s a ping
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as flood, \
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host:
+        flood.sendto(b'BR\xff\xff' + bytes(4000), server.address)
+        for _ in range(4):
+            flood.sendto(slow.to_bytes() * 200, server.address)  # 8 frames a datagram taken
+        heard = send_and_hear(flood, server.address, slow, 0.5)
+        # 8 x 4 commands and one more: the first 16 wait for their pings, the rest are nacked
+        assert [f.fields()['nack_message'] for f in heard] == [
+            f'busy: {MAX_PINGS_WAITING} pings waiting'.encode()] * (8 * 4 - MAX_PINGS_WAITING + 1)
+        reply = send_and_hear(host, server.address,
+                              pp.message(pp.GENERAL_REQUEST, requested_id=pp.PROTOCOL_VERSION))
+        assert [f.message_id for f in reply] == [pp.PROTOCOL_VERSION]
+
+
+def test_auto_transmit_goes_to_the_host_that_asked_whoever_else_writes(server):
+    auto = pp.message(pp.AUTO_TRANSMIT, mode=1, gain_setting=0, transmit_duration=32,
+                      sample_period=80, transmit_frequency=740, number_of_samples=200,
+                      start_angle=0, stop_angle=399, num_steps=1, delay=20)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host, \
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
         started = time.monotonic()
+        host.sendto(auto.to_bytes(), server.address)
+        stranger.sendto(b'x', server.address)
+        asked = send_and_hear(stranger, server.address,
+                              pp.message(pp.GENERAL_REQUEST, requested_id=pp.DEVICE_INFORMATION))
+        assert [f.message_id for f in asked] == [pp.DEVICE_INFORMATION]
+        assert send_and_hear(stranger, server.address, pp.Frame(3, b'hi'), 0.3) == []
+        stream = send_and_hear(host, server.address, pp.Frame(3, b''), 0.3)
+        assert stream and {f.message_id for f in stream} == {pp.AUTO_DEVICE_DATA}
+        assert len(stream) <= (time.monotonic() - started) / 0.02 + 2  # 20 ms delay a ping
+        host.sendto(pp.message(pp.MOTOR_OFF).to_bytes(), server.address)
+        time.sleep(0.1)
+        host.settimeout(0.05)
+        try:
+            while host.recv(4096):  # what was on its way
+                pass
+        except socket.timeout:
+            pass
+        assert send_and_hear(host, server.address, pp.Frame(3, b''), 0.3) == []
+
+
+def test_a_failing_range_source_is_logged_and_the_server_goes_on():
+    said = []
+    device = Ping360Device(lambda angle: 1 / 0)
+    server = Ping360Server(device, '127.0.0.1', 0, said.append).start()
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host:
+            ping = pp.message(pp.TRANSDUCER, mode=1, gain_setting=0, angle=0,
+                              transmit_duration=32, sample_period=80, transmit_frequency=740,
+                              number_of_samples=200, transmit=1, reserved=0)
+            assert send_and_hear(host, server.address, ping, 0.3) == []
+            assert said and 'ZeroDivisionError' in said[0]
+            reply = send_and_hear(host, server.address,
+                                  pp.message(pp.GENERAL_REQUEST, requested_id=5))
+            assert [f.message_id for f in reply] == [pp.PROTOCOL_VERSION]
+    finally:
         server.stop()
-        assert time.monotonic() - started < 3.0

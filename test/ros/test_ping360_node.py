@@ -51,6 +51,7 @@ def test_it_steps_a_beam_round_the_scan(ros):
                      range_max=50.0)
     scan.ranges = [math.inf] * 400
     scan.ranges[200 + 3] = 1.2  # 3 gradians to port of ahead: 2.7 deg
+    scan.ranges[200 + 5] = -math.inf  # REP 117: something nearer than range_min
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     executor.add_node(probe)
@@ -69,9 +70,10 @@ def test_it_steps_a_beam_round_the_scan(ros):
         assert beam.header.frame_id == 'rov/sonar_head'
         assert beam.range_max == pytest.approx(1.5)
         assert beam.scan_time == pytest.approx(2 * 1.5 / 1500.0)
-        assert beam.ranges[0] == (pytest.approx(1.2) if angle == 3 else math.inf)
+        expected = {3: pytest.approx(1.2), 5: -math.inf}.get(angle, math.inf)
+        assert beam.ranges[0] == expected
         assert beam.intensities[0] == (echo_level(1.2, 0) if angle == 3 else 0.0)
-    assert 3 in angles  # the echo was passed
+    assert 3 in angles and 5 in angles  # the echo and the too-near one were passed
 
 
 def test_ping_viewers_library_reads_the_gazebo_circle_over_udp(ros):
@@ -115,12 +117,14 @@ def test_ping_viewers_library_reads_the_gazebo_circle_over_udp(ros):
     assert node.server is None  # stopped with the node
 
 
-def test_a_bad_gain_is_refused_naming_the_choices(ros):
+def test_a_bad_gain_or_port_is_refused_naming_what_is_valid(ros):
     from bluerobotics_parts.ros import ping360_node
     from rclpy.parameter import Parameter
 
     with pytest.raises(ping360_node.SweepError, match=r'gain must be 0 \(low\), 1'):
         ping360_node.make_node([Parameter('gain', value=5), Parameter('ping_port', value=-1)])
+    with pytest.raises(ping360_node.SweepError, match='ping_port must be a UDP port'):
+        ping360_node.make_node([Parameter('ping_port', value=70000)])
 
 
 def test_the_launch_gives_it_the_sonars_whole_range(tmp_path):

@@ -212,7 +212,9 @@ class Generator:
                 known.setdefault(name, default)
         if self.chance(0.15):
             slot['joint'] = self.pick(['fixed', 'continuous', 'continuous', 'continuous',
-                                       'revolute'])
+                                       'hinge'])  # hinge: no joint kind (rule slot-joint)
+        if self.joint_rng.random() < 0.1:  # a config's own moving slot (issue 23)
+            slot.update(self.limited_joint())
         if self.chance(0.15):
             slot['collision'] = self.pick([True, False])
         if self.chance(0.01):

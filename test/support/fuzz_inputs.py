@@ -43,7 +43,8 @@ FITTING = [('base_link', 'motor_port', ['m200_weedless_prop_ccw', 't200_thruster
            ('ping_mount', 'ping', ['ping_singlebeam'])]
 CONFIG_KEYS = ['name', 'base', 'parts', 'slots', 'part_files']
 ENTRY_KEYS = ['slot', 'of', 'type', 'name', 'parent', 'xyz', 'rpy']
-ADHOC_KEYS = ['of', 'name', 'xyz', 'rpy', 'accepts', 'default', 'collision', 'joint']
+ADHOC_KEYS = ['of', 'name', 'xyz', 'rpy', 'accepts', 'default', 'collision', 'joint', 'axis',
+              'limits']
 PART_KEYS = ['type', 'description', 'inertial', 'visual', 'collision', 'slots', 'frames',
              'attach', 'axis', 'dimensions']
 
@@ -200,7 +201,7 @@ class Generator:
                                  else self.pick(['yes', 1, None]))
         if self.chance(0.2):
             slot['joint'] = (self.pick(['fixed', 'continuous']) if self.good(0.9)
-                             else self.pick(['revolute', 5]))
+                             else self.pick(['hinge', 5]))
         return slot
 
     # -- a user part file ---------------------------------------------------------------------

@@ -82,7 +82,9 @@ def compare(config_path: Path) -> dict:
             'rules': sorted({p.rule for p in problems}), 'failure': failure,
             'joints': sorted({kind for name, kind in re.findall(
                 r'<joint name="([^"]+)" type="(revolute|prismatic)"', python_text)
-                if name != 'hd_camera_joint'})}  # a user part's, not the shipped camera tilt
+                if name != 'hd_camera_joint'}),  # a user part's, not the shipped camera tilt
+            'adhoc_joints': sorted({slot.get('joint') for slot in config.adhoc_slots
+                                    if isinstance(slot, dict) and 'limits' in slot})}
 
 
 def _compare_cases(cases) -> list:
@@ -151,6 +153,9 @@ def test_generated_configs_resolve_the_same_both_ways():
     # and the limited joints of user parts' slots and frames (issue 23)
     moving = Counter(kind for o in outcomes for kind in o.get('joints', ()))
     assert moving['revolute'] >= 3 and moving['prismatic'] >= 3, moving
+    # and a config's own moving slots
+    adhoc = Counter(kind for o in outcomes for kind in o.get('adhoc_joints', ()))
+    assert adhoc['revolute'] >= 3 and adhoc['prismatic'] >= 3, adhoc
 
 
 @pytest.mark.parametrize('path', SHIPPED_CONFIGS[:3] + SHIPPED_CONFIGS[-2:],
