@@ -148,12 +148,14 @@ class Assembly:
 
     def add_slot(self, of: str | None = None, name: str | None = None, xyz=None, rpy=None,
                  accepts=(), default: str | None = None, collision: bool = True,
-                 joint: str = 'fixed') -> 'Assembly':
+                 joint: str = 'fixed', axis=None, limits=None) -> 'Assembly':
         """
         Declare an ad hoc slot ``name`` on instance ``of`` (default: the base, as in YAML).
 
         It behaves like a part's own slot (``default`` fills it unless an entry says
-        otherwise). Only values that differ from the resolver's defaults are written.
+        otherwise; ``joint`` revolute or prismatic with ``axis`` and ``limits``, a mapping of
+        lower, upper, effort, velocity). Only values that differ from the resolver's defaults
+        are written.
         """
         if name is None:
             raise ConfigError("add_slot needs name= (the new slot's name); of= names the "
@@ -171,6 +173,10 @@ class Assembly:
             slot['collision'] = collision
         if joint != 'fixed':
             slot['joint'] = joint
+        if axis is not None:
+            slot['axis'] = _plain(axis)
+        if limits is not None:
+            slot['limits'] = _plain(limits)
         return self._append('slots', slot)
 
     def remove(self, name: str, of: str | None = None) -> 'Assembly':

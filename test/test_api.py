@@ -186,6 +186,17 @@ def test_add_slot_declares_a_slot_that_fills_with_its_default():
     assert urdf.links['flag'].find('collision') is not None  # the chassis' own flag slot
 
 
+def test_add_slot_may_move_within_limits():
+    boat = Assembly().add_slot('base_link', 'bow', xyz=(0.5, 0, 0.1), accepts=['blueboat_flag'],
+                               default='blueboat_flag', joint='revolute', axis=(0, 0, 1),
+                               limits={'lower': -1, 'upper': 1, 'effort': 2, 'velocity': 0.5})
+    assert boat.to_dict()['slots'][0]['axis'] == [0, 0, 1]
+    joint = Urdf(boat.build()).joint_to['bow']
+    assert joint.get('type') == 'revolute' and joint.find('axis').get('xyz') == '0 0 1'
+    assert dict(joint.find('limit').attrib) == {'lower': '-1', 'upper': '1', 'effort': '2',
+                                                'velocity': '0.5'}
+
+
 def test_add_slot_writes_only_what_differs_from_the_defaults():
     boat = Assembly().add_slot('base_link', 'spare', accepts=['blueboat_flag'])
     assert boat.to_dict() == {'slots': [{'of': 'base_link', 'name': 'spare',
@@ -404,9 +415,12 @@ def test_a_cycle_of_names_is_refused_before_the_resolver_could_recurse_forever()
     (lambda a: a.add_slot('base_link', 'bow', accepts='blueboat_flag'),
      'slots entry #1 (bow): accepts must be a list of part types, e.g. '
      "[blueboat_antenna_mast]; got 'blueboat_flag'"),
+    (lambda a: a.add_slot('base_link', 'bow', accepts=['blueboat_flag'], joint='hinge'),
+     "ASSEMBLY ERROR: slots entry #1 (bow): joint 'hinge' is not a slot joint; valid: fixed, "
+     'continuous, revolute, prismatic'),
     (lambda a: a.add_slot('base_link', 'bow', accepts=['blueboat_flag'], joint='revolute'),
-     "ASSEMBLY ERROR: slots entry #1 (bow): joint 'revolute' is not a slot joint; valid: fixed, "
-     'continuous'),
+     'slots entry #1 (bow): a revolute joint needs limits: {lower, upper, effort, velocity} '
+     '(rad or m, N m or N, per second)'),
     (lambda a: a.add_slot('base_link', 'bow', accepts=[], default='blueboat_flag'),
      'ASSEMBLY ERROR: '
      'slots entry #1 (bow) defaults to blueboat_flag, which it does not accept; add it '

@@ -108,7 +108,7 @@ INVALID_CONFIGS = {
     'vector of two': {'parts': [{'type': 'blueboat_flag', 'name': 'f', 'xyz': [0, 1]}]},
     'vector text': {'slots': [{'name': 's', 'xyz': '0 0 one'}]},
     'collision as text': {'slots': [{'name': 's', 'collision': 'no'}]},
-    'joint': {'slots': [{'name': 's', 'joint': 'revolute'}]},
+    'joint': {'slots': [{'name': 's', 'joint': 'hinge'}]},
     'name with a space': {'name': 'my boat'},
     'name xacro reads as a number': {'name': 'Inf'},
     'parts not a list': {'parts': {'slot': 'mast'}},

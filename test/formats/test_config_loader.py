@@ -81,8 +81,11 @@ def test_duplicate_keys_are_errors_with_both_lines(tmp_path, text, expected):
      'xyz must be three finite numbers'),
     ("slots:\n  - {name: s, collision: 'no'}\n",
      "my_boat.yaml:2: slots entry #1 (s): collision must be true or false, got 'no'"),
+    ('slots:\n  - {name: s, joint: hinge}\n',
+     "slots entry #1 (s): joint 'hinge' is not a slot joint; valid: fixed, continuous, "
+     'revolute, prismatic'),
     ('slots:\n  - {name: s, joint: revolute}\n',
-     "slots entry #1 (s): joint 'revolute' is not a slot joint; valid: fixed, continuous"),
+     'slots entry #1 (s): a revolute joint needs limits: {lower, upper, effort, velocity}'),
     ('slots:\n  - {name: s, accepts: blueboat_flag}\n',
      'slots entry #1 (s): accepts must be a list of part types'),
     ('slots:\n  - {of: base_link, xyz: [0, 0, 0]}\n',

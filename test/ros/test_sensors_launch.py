@@ -23,6 +23,8 @@ parameter_bridge, robot_state_publisher, create and rviz2 are the shared recordi
 
 from __future__ import annotations
 
+import re
+
 from conftest import CONFIG_DIR
 import pytest
 from test_launch_runs import BRIDGE, CREATE, only, RSP, RVIZ, shut_down, vehicle, wait_for_log
@@ -54,6 +56,17 @@ def test_ros2_launch_of_an_rov_with_every_sensor(prefix, tmp_path):
         records = run.wait_for([RSP, BRIDGE, CREATE, RVIZ])
         wait_for_log(run, '(FluidPressure')
         wait_for_log(run, '(PointCloud2) -> ')
+        # the Ping360's ping-protocol, as the launch started it, for its owners' tools
+        wait_for_log(run, 'ping-protocol (Ping360) on udp ')
+        port = int(re.search(r'ping-protocol \(Ping360\) on udp 127\.0\.0\.1:(\d+)',
+                             run.log).group(1))
+        brping = pytest.importorskip('brping')
+        sonar = brping.Ping360()
+        sonar.connect_udp('127.0.0.1', port)
+        try:
+            assert sonar.initialize() and sonar.get_device_information()['device_type'] == 2
+        finally:
+            sonar.iodev.close()
     finally:
         shut_down(run)
     folder = tmp_path / 'ros_home' / 'bluerobotics_parts' / 'bluerov2'
