@@ -434,6 +434,7 @@ def block(vehicle: Vehicle) -> str:
     parts = (f'{result["parts_mass"]:.3f} kg of default parts (thrusters, lights, camera, '
              'autopilot, depth sensor, from their part files)')
     ixx, iyy, izz = result['inertia']
+    ixy, ixz, iyz = result['products']
     lines = [
         f'# The whole vehicle as stated here: {vehicle.mass} kg ({vehicle.mass_note}),',
         f'# {vehicle.volume:.6f} m^3 displaced ({vehicle.volume_note}),',
@@ -447,10 +448,11 @@ def block(vehicle: Vehicle) -> str:
         f'  com: {vector(result["com"])}',
         '  com_source: "derived: puts the vehicle\'s centre of mass under its centre of buoyancy '
         'by the stated distance (the buoyancy centre from the estimated layout, unverified)"',
-        f'  inertia: {{ixx: {number(ixx)}, ixy: 0.0, ixz: 0.0, iyy: {number(iyy)}, iyz: 0.0, '
-        f'izz: {number(izz)}}}',
+        f'  inertia: {{ixx: {number(ixx)}, ixy: {number(ixy)}, ixz: {number(ixz)}, '
+        f'iyy: {number(iyy)}, iyz: {number(iyz)}, izz: {number(izz)}}}',
         '  inertia_source: "derived: the vehicle inertia above minus the default parts\' '
-        '(parallel axes), about the frame\'s centre of mass; products of inertia left out"',
+        '(parallel axes), about the frame\'s centre of mass; the products too, so the '
+        'vehicle\'s inertia has none, as the source gives it (principal axes along the body\'s)"',
         '',
         '# Collision bodies: contact and displacement (gz Buoyancy counts every collision volume,',
         "# each at its own centre when submerged). The thrusters' slots carry no collision.",
@@ -500,8 +502,8 @@ def main(argv=None) -> int:
         path, text = render(vehicle)
         result = solve(vehicle)
         print(f'{vehicle.frame}: frame {result["mass"]:.4f} kg at {np.round(result["com"], 4)}, '
-              f'inertia {np.round(result["inertia"], 5)} (products dropped: '
-              f'{np.round(result["products"], 6)}), foam height '
+              f'inertia {np.round(result["inertia"], 5)}, products '
+              f'{np.round(result["products"], 6)}, foam height '
               f'{result["foam_heights"][0]:.4f} m, centre of buoyancy '
               f'{np.round(result["buoyancy"], 4)}')
         if path.read_text(encoding='utf-8') != text:

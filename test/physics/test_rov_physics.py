@@ -126,7 +126,8 @@ def test_the_inertia_about_the_centre_of_mass_is_the_stated_one(rov):
     _, _, vehicle, poses, (_, _, inertia, _) = rov
     total = inertia_about(vehicle, poses, centre_of_mass(vehicle, poses))
     assert np.diag(total) == pytest.approx(inertia, rel=0.02)
-    assert np.abs(total - np.diag(np.diag(total))).max() < 0.01 * min(inertia)
+    # the source gives none: the frame takes the parts' products (tools/derive_bluerov2.py)
+    assert np.abs(total - np.diag(np.diag(total))).max() < 1e-5
 
 
 def test_the_frame_stays_inside_the_published_size(rov):
