@@ -452,7 +452,7 @@ def block(vehicle: Vehicle) -> str:
         f'iyy: {number(iyy)}, iyz: {number(iyz)}, izz: {number(izz)}}}',
         '  inertia_source: "derived: the vehicle inertia above minus the default parts\' '
         '(parallel axes), about the frame\'s centre of mass; the products too, so the '
-        'vehicle\'s inertia has none, as the source gives it (principal axes along the body\'s)"',
+        "vehicle's inertia has none, as the source gives it (principal axes along the body's)\"",
         '',
         '# Collision bodies: contact and displacement (gz Buoyancy counts every collision volume,',
         "# each at its own centre when submerged). The thrusters' slots carry no collision.",
