@@ -450,9 +450,10 @@ def block(vehicle: Vehicle) -> str:
         'by the stated distance (the buoyancy centre from the estimated layout, unverified)"',
         f'  inertia: {{ixx: {number(ixx)}, ixy: {number(ixy)}, ixz: {number(ixz)}, '
         f'iyy: {number(iyy)}, iyz: {number(iyz)}, izz: {number(izz)}}}',
-        '  inertia_source: "derived: the vehicle inertia above minus the default parts\' '
-        '(parallel axes), about the frame\'s centre of mass; the products too, so the '
-        "vehicle's inertia has none, as the source gives it (principal axes along the body's)\"",
+        '  inertia_source: "derived: the vehicle inertia above minus the default '
+        "parts' (parallel axes), about the frame's centre of mass; the products too, so the "
+        "vehicle's inertia has none, as the source gives it (principal axes along the body's)"
+        '"',
         '',
         '# Collision bodies: contact and displacement (gz Buoyancy counts every collision volume,',
         "# each at its own centre when submerged). The thrusters' slots carry no collision.",
