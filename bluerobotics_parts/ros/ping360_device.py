@@ -35,7 +35,7 @@ Plain Python, no ROS: ``scan_to_ping360`` serves it next to its beam topic (``Pi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 import heapq
 import select
 import socket
@@ -99,7 +99,8 @@ class Ping360Device:
     def _frame(self, message_id: int, dst: int, **values) -> pp.Frame:
         return pp.message(message_id, self.device_id, dst, **values)
 
-    def _nack(self, frame: pp.Frame, text: str) -> list:
+    def nack(self, frame: pp.Frame, text: str) -> list:
+        """Return the nack of a host's command, saying why."""
         return [Reply(0.0, self._frame(pp.NACK, frame.src_device_id, nacked_id=frame.message_id,
                                        nack_message=text.encode('ascii', 'replace')))]
 
@@ -113,10 +114,6 @@ class Ping360Device:
             return b''
         return echo_profile(float(self.range_at(self.state['angle'])), self._ping())
 
-    def nack(self, frame: pp.Frame, text: str) -> list:
-        """Return the nack of a host's command, saying why."""
-        return self._nack(frame, text)
-
     def handle(self, frame: pp.Frame) -> list:
         """Return the replies to one frame from the host (none for what needs no answer)."""
         if frame.message_id not in HOST_COMMANDS or \
@@ -125,23 +122,22 @@ class Ping360Device:
         try:
             values = frame.fields()
         except pp.ProtocolError as error:
-            return self._nack(frame, str(error))
+            return self.nack(frame, str(error))
         for name, (low, high) in RANGES.items():
             if name in values and not low <= values[name] <= high:
-                return self._nack(frame, f'{name} {values[name]} is outside {low} to {high}')
+                return self.nack(frame, f'{name} {values[name]} is outside {low} to {high}')
         if frame.message_id == pp.GENERAL_REQUEST:
             return self._request(frame, values['requested_id'])
         if frame.message_id == pp.TRANSDUCER:
             self.auto = None
-            self.state.update({name: values[name] for name in RANGES if name in values})
+            self._apply(values)
             transmit = bool(values['transmit'])
             data = self._data(transmit)
             delay = self._ping().listening_time if transmit else 0.0
             return [Reply(delay, self._frame(pp.DEVICE_DATA, frame.src_device_id, data=data,
                                              **self._settings()))]
         if frame.message_id == pp.AUTO_TRANSMIT:
-            self.state.update({name: values[name] for name in RANGES
-                               if name in values and name in self.state})
+            self._apply(values)
             self.auto = dict(values, dst=frame.src_device_id)
             self.state['angle'] = values['start_angle']
             self.direction = 1
@@ -152,8 +148,13 @@ class Ping360Device:
             return [Reply(0.0, self._frame(pp.ACK, frame.src_device_id, acked_id=acked))]
         return []
 
+    def _apply(self, values: dict) -> None:
+        """Take a command's settings (not its mode: 1 for Ping360 whatever a host sends)."""
+        names = values.keys() & RANGES.keys() & self.state.keys()
+        self.state.update({name: values[name] for name in names})
+
     def _settings(self) -> dict:
-        return {name: self.state[name] for name in BOOT}
+        return dict(self.state)
 
     def _request(self, frame: pp.Frame, requested: int) -> list:
         dst = frame.src_device_id
@@ -170,9 +171,9 @@ class Ping360Device:
         elif requested == pp.DEVICE_DATA:
             reply = self._frame(pp.DEVICE_DATA, dst, data=b'', **self._settings())
         else:
-            return self._nack(frame, f'cannot send message {requested}: this Ping360 sends '
-                                     f'{pp.PROTOCOL_VERSION}, {pp.DEVICE_INFORMATION} and '
-                                     f'{pp.DEVICE_DATA} on request')
+            return self.nack(frame, f'cannot send message {requested}: this Ping360 sends '
+                                    f'{pp.PROTOCOL_VERSION}, {pp.DEVICE_INFORMATION} and '
+                                    f'{pp.DEVICE_DATA} on request')
         return [Reply(0.0, reply)]
 
     def auto_step(self):
@@ -225,7 +226,7 @@ class Ping360Server:
             self.socket.close()
             raise
         self.address = self.socket.getsockname()
-        self.pending = []  # (due, sequence, client, bytes)
+        self.pending = []  # heap of (due, sequence, client, bytes, whether a ping)
         self.sequence = 0
         self.busy_until = 0.0
         self.pings_waiting = 0
@@ -265,9 +266,6 @@ class Ping360Server:
                    if busy else self.device.handle(frame))
         for reply in replies:
             self._queue(reply, client, now)
-        if busy or frame.message_id not in (pp.TRANSDUCER, pp.AUTO_TRANSMIT, pp.MOTOR_OFF,
-                                            pp.RESET):
-            return
         if self.device.auto is None:
             self.auto_client = self.next_auto = None
         elif frame.message_id == pp.AUTO_TRANSMIT:
@@ -296,7 +294,7 @@ class Ping360Server:
         if reply is None or self.auto_client is None:
             self.next_auto = None
             return
-        self._queue(replace(reply, delay=0.0), self.auto_client, now + reply.delay)
+        self._push(now + reply.delay, self.auto_client, reply.frame, False)
         self.next_auto = now + reply.delay
 
     def _serve(self) -> None:
