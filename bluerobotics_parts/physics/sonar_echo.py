@@ -30,7 +30,8 @@ intensity, the hit visual's laser retro-reflectivity (gazebosim/gz-sensors gz-se
 src/Lidar.cc, Lidar::PublishLidarScan: the render buffer's second channel), an optical
 property no shipped part or world sets, not an acoustic target strength. The level falls
 with two-way spherical spreading (40 log10 r) and absorption (``ABSORPTION_DB_PER_M`` each
-way); one count of the 0-255 byte per dB; the gain setting adds ``GAIN_DB``. Those levels are estimates (marked here and in NOTES.md), the shape is physics.
+way); one count of the 0-255 byte per dB; the gain setting adds ``GAIN_DB``. Those levels
+are estimates (marked here and in NOTES.md), the shape is physics.
 """
 
 from __future__ import annotations
