@@ -19,7 +19,8 @@ From the resolved URDF and the part data: mass and centre of gravity; the uprigh
 ``exact`` hydrostatics and under gz-sim 8's graded Buoyancy algorithm (buoyancy.py: where the
 simulated vehicle settles), with drafts, freeboard, stiffnesses and metacentric heights
 (stability.py); each propeller's bench and installed thrust limits, and the steady speeds and
-one-propeller yaw rate the Hydrodynamics coefficients give (propulsion.py).
+one-propeller yaw rate the Hydrodynamics coefficients give (propulsion.py); the runs from rest
+ahead and astern, and how far a submerged vehicle pitches in them (manoeuvring.py).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class Info:
     autopilot: object = None  # ardupilot Wiring, or why its frame cannot drive it (str)
     body: object = None  # manoeuvring.Body, None without Hydrodynamics coefficients
     runs: tuple = ()  # manoeuvring.Run ahead and astern from rest
+    pitch_body: object = None  # manoeuvring.PitchBody of a vehicle that runs submerged
+    dips: tuple = ()  # manoeuvring.Dip ahead and astern from rest
     allocator: object = None  # allocation.Allocator of its propellers, None without any
     battery: object = None  # power.Battery, None when no part declares one
     endurance: tuple = ()  # power.Endurance at cruise and full ahead
@@ -71,13 +74,17 @@ def vehicle_info(config, name: str | None = None) -> Info:
     body = manoeuvring.body(vehicle, limits, coefficients) if coefficients and limits else None
     runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if body is not None and body.thrusters else ()
+    pitch_body = manoeuvring.pitch_body(vehicle, resolved.urdf, limits, coefficients) \
+        if runs else None
+    dips = tuple(manoeuvring.dip(pitch_body, ahead, RUN_SECONDS) for ahead in (True, False)) \
+        if pitch_body is not None else ()
     allocator = allocation.Allocator(vehicle, limits) if limits else None
     battery = power.vehicle_battery(resolved.record, catalogue)
     endurance = _endurance(battery, power.Throttles(resolved.record, catalogue, limits),
                            allocator, performance, coefficients)
     return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
                 limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
-                body, runs, allocator, battery, endurance)
+                body, runs, pitch_body, dips, allocator, battery, endurance)
 
 
 def _endurance(battery, throttles, allocator, performance, coefficients) -> tuple:
@@ -176,6 +183,7 @@ def info_text(info: Info) -> str:
             lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
         lines += _run_lines(info.body, info.runs)
+        lines += _dip_lines(info.pitch_body, info.dips)
     lines += _allocation_lines(info.allocator, info.root_link)
     lines += _endurance_lines(info.battery, info.endurance)
     lines += _autopilot_lines(info.autopilot)
@@ -233,6 +241,18 @@ def _run_lines(body, runs) -> list:
                      f'{run.final_speed:.3f} m/s {rise}; heading {run.heading_change:+.1f} deg, '
                      f'{abs(run.drift):.1f} m {side} over {run.distance:.0f} m'
                      + ('' if held else ': it does not hold its heading'))
+    return lines
+
+
+def _dip_lines(body, dips) -> list:
+    """Return how far a submerged vehicle pitches while it gathers way, and under way."""
+    if not dips:
+        return []
+    lines = [f'pitch in those runs, submerged (surge and pitch; the thrust line '
+             f'{body.thrust_lever:+.3f} m above the centre of gravity; + bow down):']
+    for dip in dips:
+        lines.append(f"  full {'ahead' if dip.ahead else 'astern'}: {dip.worst:+.1f} deg at "
+                     f'worst while it gathers way, {dip.final:+.1f} deg under way')
     return lines
 
 

@@ -21,6 +21,10 @@ damping among u, v, r (HydrodynamicsUtils.hh buildDampingMatrix: each linear ter
 ``abs`` product, applied at the root link origin), each thrust at its installed limit along
 its axis. So ``info`` predicts how fast a vehicle gets under way and whether it holds its
 heading with equal thrust, which the gz tests compare with the simulation.
+
+A vehicle that runs submerged gets a second, vertical-plane run (surge and pitch): a thrust
+line above or below the centre of gravity tips it while it gathers way, against the moment
+of its buoyancy about its centre of gravity, so ``info`` predicts how far the bow dips.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import math
 
 import numpy
 
+from . import hydrostatics, water
 from .added_mass import added_mass
 from ..model import kinematics
 
@@ -37,6 +42,7 @@ STEP = 0.01  # s, classic Runge-Kutta
 RISE = 1.0 - math.exp(-1.0)  # the 63% of a first-order rise
 SURGE, SWAY, YAW = 'xU', 'yV', 'nR'  # axes of the planar model, Fossen's names
 _FORCES, _SPEEDS = 'xyn', 'UVR'
+SUBMERGED = 1.1  # a vehicle whose whole displacement lifts at most this x its weight dives
 
 
 @dataclass(frozen=True)
@@ -69,34 +75,52 @@ class Body:
 def body(vehicle, limits: dict, coefficients: dict) -> Body:
     """Return the planar body of a vehicle, its thrusters at their installed ``limits``."""
     poses = kinematics.link_poses(vehicle)
-    mass, first, second = 0.0, numpy.zeros(2), 0.0
+    mass, centre, inertia = _rigid_body(vehicle, poses)
+    added = added_mass(coefficients)
+    damping = {key: value for key, value in coefficients.items()
+               if _planar(key) and value}
+    thrusters = tuple((origin[0], origin[1], axis[0], axis[1], maximum, minimum)
+                      for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
+    return Body(mass, (centre[0], centre[1]), inertia[2][2], added.get('xx', 0.0),
+                added.get('rr', 0.0), damping, thrusters)
+
+
+def _rigid_body(vehicle, poses: dict) -> tuple:
+    """Return (mass, centre of gravity, inertia tensor about the origin) of every link."""
+    mass, first, tensor = 0.0, numpy.zeros(3), numpy.zeros((3, 3))
     for name, link in vehicle.links.items():
         if link.mass <= 0:
             continue
         pose = poses[name]
-        centre = numpy.array(pose.apply(link.com)[:2])
+        centre = numpy.array(pose.apply(link.com))
         rotation = numpy.array(pose.rotation)
         ixx, ixy, ixz, iyy, iyz, izz = link.inertia
         local = numpy.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
         mass += link.mass
         first += link.mass * centre
-        second += (rotation @ local @ rotation.T)[2, 2] + link.mass * float(centre @ centre)
-    added = added_mass(coefficients)
-    damping = {key: value for key, value in coefficients.items()
-               if _planar(key) and value}
+        tensor += rotation @ local @ rotation.T + link.mass * (
+            float(centre @ centre) * numpy.eye(3) - numpy.outer(centre, centre))
+    return mass, tuple(float(v) for v in first / mass), tensor.tolist()
+
+
+def _driving(vehicle, poses: dict, limits: dict) -> list:
+    """Return (origin, axis, maximum, minimum) of each propeller that pushes in the plane."""
     thrusters = []
     for name, limit in limits.items():
         origin, axis = kinematics.joint_frame(vehicle, poses, vehicle.actuators[name].joint)
         if math.hypot(axis[0], axis[1]) > 1e-9:
-            thrusters.append((origin[0], origin[1], axis[0], axis[1], limit.maximum,
-                              limit.minimum))
-    return Body(mass, tuple(first / mass), second, added.get('xx', 0.0), added.get('rr', 0.0),
-                damping, tuple(thrusters))
+            thrusters.append((origin, axis, limit.maximum, limit.minimum))
+    return thrusters
+
+
+def _limit(axis_x: float, maximum: float, minimum: float, ahead: bool) -> float:
+    """Return the limit at which a propeller pushes the vehicle ahead (or astern)."""
+    return maximum if (axis_x >= 0) == ahead else minimum
 
 
 def run(body: Body, ahead: bool = True, seconds: float = 30.0) -> Run:
     """Return a run from rest: every propeller at its limit pushing the vehicle ahead or astern."""
-    forces = [maximum if (ax >= 0) == ahead else minimum
+    forces = [_limit(ax, maximum, minimum, ahead)
               for _, _, ax, _, maximum, minimum in body.thrusters]
     tau = numpy.zeros(3)
     for (x, y, ax, ay, _, _), force in zip(body.thrusters, forces):
@@ -119,19 +143,123 @@ def run(body: Body, ahead: bool = True, seconds: float = 30.0) -> Run:
         c, s = math.cos(heading), math.sin(heading)
         return numpy.array([du, dv, dr, u * c - v * s, u * s + v * c, r])
 
-    state = numpy.zeros(6)
-    speeds = []
+    states = _integrate(rates, 6, seconds)
+    state, speeds = states[-1], [s[0] for s in states]
+    final = speeds[-1]
+    rise = _crossing(speeds, RISE * final) if final else None
+    return Run(ahead, seconds, float(tau[0]), float(final), rise,
+               math.degrees(state[5]), float(state[4]), float(math.hypot(state[3], state[4])))
+
+
+@dataclass(frozen=True)
+class PitchBody:
+    """The vertical plane of a submerged vehicle about the root link origin (SI, z up)."""
+
+    mass: float
+    centre: tuple  # x, z of the centre of gravity
+    pitch_inertia: float  # about the origin's y axis
+    buoyancy: float  # N, the whole displacement's
+    buoyancy_centre: tuple  # x, z
+    added: float  # the isotropic translational added mass Gazebo gets, at the origin
+    added_pitch: float
+    damping: dict  # Hydrodynamics coefficient name -> value: xU, xUabsU, mQ, mQabsQ
+    thrusters: tuple  # of (x, z, axis x, axis z, maximum, minimum)
+
+    def pull(self, ahead: bool) -> tuple:
+        """Return (surge force, pitch moment about the origin) of every propeller at its limit."""
+        surge = moment = 0.0
+        for x, z, ax, az, maximum, minimum in self.thrusters:
+            force = _limit(ax, maximum, minimum, ahead)
+            surge += force * ax
+            moment += force * (z * ax - x * az)
+        return surge, moment
+
+    @property
+    def thrust_lever(self) -> float:
+        """Return how far above the centre of gravity the propellers' pull acts ahead (m)."""
+        surge, moment = self.pull(True)
+        return moment / surge - self.centre[1] if surge else 0.0
+
+
+@dataclass(frozen=True)
+class Dip:
+    """How far a submerged vehicle pitches in a run from rest (deg, +: bow down, REP 103)."""
+
+    ahead: bool
+    worst: float  # the largest pitch either way, signed
+    final: float  # at the end, under way
+
+
+def pitch_body(vehicle, urdf: str, limits: dict, coefficients: dict) -> PitchBody | None:
+    """
+    Return the vertical plane of a vehicle that runs submerged, None for one that floats.
+
+    It runs submerged when its whole displacement (every collision shape, as Gazebo's
+    Buoyancy counts them) lifts at most SUBMERGED times its weight: then it sits where its
+    propellers put it, and its buoyancy acts at the shapes' centroid.
+    """
+    poses = kinematics.link_poses(vehicle)
+    shapes = hydrostatics.collision_shapes(urdf, poses)
+    volume = sum(hydrostatics.full_volume(shape) for shape in shapes)
+    mass, centre, inertia = _rigid_body(vehicle, poses)
+    if not volume or water.SEA_WATER_DENSITY * volume > SUBMERGED * mass:
+        return None
+    centroid = sum(hydrostatics.full_volume(s) * numpy.array(s.pose.translation)
+                   for s in shapes) / volume
+    added = added_mass(coefficients)
+    damping = {key: coefficients[key] for key in ('xU', 'xUabsU', 'mQ', 'mQabsQ')
+               if coefficients.get(key)}
+    thrusters = tuple((origin[0], origin[2], axis[0], axis[2], maximum, minimum)
+                      for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
+    return PitchBody(mass, (centre[0], centre[2]), inertia[1][1],
+                     water.SEA_WATER_DENSITY * volume * water.GRAVITY,
+                     (float(centroid[0]), float(centroid[2])), added.get('xx', 0.0),
+                     added.get('qq', 0.0), damping, thrusters)
+
+
+def dip(body: PitchBody, ahead: bool = True, seconds: float = 30.0) -> Dip:
+    """
+    Return the pitch of a run from rest, every propeller at its limit, in surge and pitch.
+
+    About the origin, z up, pitch + bow down: the rigid body couples surge and pitch through
+    the height of its centre of gravity (m z_G); the added mass acts at the origin, where
+    Gazebo takes it; weight and buoyancy tilt with the body; heave is left out (a submerged
+    vehicle's vertical forces balance at its own slow rise or sink).
+    """
+    surge, moment = body.pull(ahead)
+    m, (xg, zg), (xb, zb) = body.mass, body.centre, body.buoyancy_centre
+    weight, lift = m * water.GRAVITY, body.buoyancy
+    inverse = numpy.linalg.inv(numpy.array([
+        [m + body.added, m * zg],
+        [m * zg, body.pitch_inertia + body.added_pitch]]))
+    c = body.damping
+
+    def rates(state):
+        u, q, pitch = state
+        sin, cos = math.sin(pitch), math.cos(pitch)
+        force = surge + (c.get('xU', 0.0) + c.get('xUabsU', 0.0) * abs(u)) * u \
+            + (weight - lift) * sin
+        torque = moment + (c.get('mQ', 0.0) + c.get('mQabsQ', 0.0) * abs(q)) * q \
+            + weight * (zg * sin + xg * cos) - lift * (zb * sin + xb * cos)
+        du, dq = inverse @ numpy.array([force, torque])
+        return numpy.array([du, dq, q])
+
+    pitches = [math.degrees(s[2]) for s in _integrate(rates, 3, seconds)]
+    worst = max(pitches, key=abs)
+    return Dip(ahead, worst, pitches[-1])
+
+
+def _integrate(rates, size: int, seconds: float) -> list:
+    """Return the states of a run from rest, classic Runge-Kutta at STEP."""
+    state, states = numpy.zeros(size), []
     for _ in range(round(seconds / STEP)):
         k1 = rates(state)
         k2 = rates(state + STEP / 2 * k1)
         k3 = rates(state + STEP / 2 * k2)
         k4 = rates(state + STEP * k3)
         state = state + STEP / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        speeds.append(state[0])
-    final = speeds[-1]
-    rise = _crossing(speeds, RISE * final) if final else None
-    return Run(ahead, seconds, float(tau[0]), float(final), rise,
-               math.degrees(state[5]), float(state[4]), float(math.hypot(state[3], state[4])))
+        states.append(state)
+    return states
 
 
 def _crossing(speeds: list, level: float) -> float | None:

@@ -91,12 +91,13 @@ def test_a_full_yaw_command_leaves_the_rov_nearly_level(config, tmp_path):
 
 
 @pytest.mark.parametrize('config', sorted(FRAMES))
-def test_full_forward_leaves_no_roll(config, tmp_path):
+def test_full_forward_leaves_no_roll_and_dips_the_bow_as_info_predicts(config, tmp_path):
     """
     Before: a 2 deg roll oscillation from the spinning thrusters; now none.
 
     The bow still dips while it gathers way (the thrust line 4 cm above the centre of gravity
-    against 1 cm of metacentric height; NOTES.md), and comes back level once under way.
+    against 1 cm between the centres of buoyancy and gravity; NOTES.md), as far as info's
+    surge-and-pitch run predicts, and comes back to its trim once under way.
     """
     gz_support.require()
     result, path = composed(config, tmp_path)
@@ -104,10 +105,14 @@ def test_full_forward_leaves_no_roll(config, tmp_path):
         config, result, 'forward')}], spawn=(0, 0, -DEPTH, 0, 0, 0), sample=0.02)
     roll, pitch = tilt(trace, 0.5)
     steady = tilt(trace, 9.0)
-    print(f'\n{config}: full forward: worst roll {roll:.2f}, pitch {pitch:.2f} deg; under way '
-          f'roll {steady[0]:.2f}, pitch {steady[1]:.2f} deg')
+    ahead = vehicle_info(CONFIG_DIR / config).dips[0]
+    print(f'\n{config}: full forward: worst roll {roll:.2f}, pitch {pitch:.2f} deg (info '
+          f'{ahead.worst:+.2f}); under way roll {steady[0]:.2f}, pitch {steady[1]:.2f} deg '
+          f'(info {ahead.final:+.2f})')
     assert roll < 0.5
     assert max(steady) < 1.0
+    assert pitch == pytest.approx(abs(ahead.worst), rel=0.1)
+    assert steady[1] == pytest.approx(abs(ahead.final), abs=0.3)
 
 
 def rise(trace, start: float) -> tuple:

@@ -118,3 +118,83 @@ def test_info_prints_the_runs():
     # the motors' pods sit aft: ahead they hold the heading, astern they turn it away
     (astern,) = [line for line in text.splitlines() if line.startswith('  full astern: 63%')]
     assert astern.endswith('it does not hold its heading')
+
+
+def pitch_body(**changes) -> manoeuvring.PitchBody:
+    """
+    Return a 10 kg submerged body, neutral, 5 cm between its centres, pulled along the origin.
+
+    Its centre of gravity is at the origin and its buoyancy 5 cm above it; two thrusters pull
+    along x at the origin's height. Surge damping linear, pitch damping heavy enough to settle.
+    """
+    weight = 10.0 * manoeuvring.water.GRAVITY
+    base = manoeuvring.PitchBody(
+        mass=10.0, centre=(0.0, 0.0), pitch_inertia=0.2, buoyancy=weight,
+        buoyancy_centre=(0.0, 0.05), added=0.0, added_pitch=0.0,
+        damping={'xU': -20.0, 'mQ': -2.0},
+        thrusters=((0.0, 0.0, 1.0, 0.0, 10.0, -5.0), (0.0, 0.0, 1.0, 0.0, 10.0, -5.0)))
+    return dataclasses.replace(base, **changes)
+
+
+def test_a_pull_through_the_centre_of_gravity_does_not_tip_it():
+    dip = manoeuvring.dip(pitch_body(), True, 10.0)
+    assert dip.worst == pytest.approx(0.0, abs=1e-9) and dip.final == pytest.approx(0.0, abs=1e-9)
+
+
+def test_a_thrust_line_above_the_centre_of_gravity_dips_the_bow_while_it_gathers_way():
+    """
+    Thrust 20 N and the drag both act 2 cm above the centre of gravity (at the origin).
+
+    While it gathers way the part of the thrust the drag does not yet balance, m du/dt,
+    tips the bow down (+, REP 103); under way the drag balances it at the same height and
+    the pitch returns to level. Astern the bow comes up.
+    """
+    body = pitch_body(centre=(0.0, -0.02), buoyancy_centre=(0.0, 0.03))
+    dip = manoeuvring.dip(body, True, 30.0)
+    assert body.thrust_lever == pytest.approx(0.02)
+    assert dip.worst > 0.5  # bow down while it gathers way
+    assert dip.final == pytest.approx(0.0, abs=1e-3)  # level under way
+    astern = manoeuvring.dip(body, False, 30.0)
+    assert astern.worst < 0.0  # astern the bow comes up
+
+
+def test_a_thrust_line_off_the_drag_line_holds_a_steady_pitch():
+    """Thrust 5 cm above the origin, drag at the origin: sin(pitch) = F h / (B BG)."""
+    thrusters = ((0.0, 0.05, 1.0, 0.0, 10.0, -5.0), (0.0, 0.05, 1.0, 0.0, 10.0, -5.0))
+    body = pitch_body(thrusters=thrusters)
+    dip = manoeuvring.dip(body, True, 40.0)
+    expected = math.degrees(math.asin(20.0 * 0.05 / (body.buoyancy * 0.05)))
+    assert dip.final == pytest.approx(expected, rel=1e-3)
+
+
+def test_more_restoring_moment_tips_it_less():
+    body = pitch_body(centre=(0.0, -0.04), buoyancy_centre=(0.0, -0.03))
+    low = manoeuvring.dip(body, True, 10.0).worst
+    high = manoeuvring.dip(dataclasses.replace(body, buoyancy_centre=(0.0, 0.0)), True,
+                           10.0).worst
+    assert 0.0 < high < low
+
+
+@pytest.mark.parametrize('config, lever, worst', [
+    ('bluerov2.yaml', 0.039, (14.0, 16.5)),
+    ('bluerov2_heavy.yaml', 0.029, (9.5, 11.5)),
+])
+def test_the_rovs_dip_their_bows_while_they_gather_way(config, lever, worst):
+    """The horizontal thrusters pull about 4 cm above the centre of gravity (NOTES.md)."""
+    info = vehicle_info(CONFIG_DIR / config)
+    assert info.pitch_body.thrust_lever == pytest.approx(lever, abs=0.001)
+    assert info.pitch_body.mass == pytest.approx(info.mass)
+    ahead, astern = info.dips
+    assert worst[0] < ahead.worst < worst[1]
+    assert -worst[1] - 1.0 < astern.worst < -worst[0]
+    assert abs(ahead.final) < 1.0 and abs(astern.final) < 1.0
+    text = info_text(info)
+    assert (f'pitch in those runs, submerged (surge and pitch; the thrust line +{lever:.3f} m '
+            'above the centre of gravity; + bow down):') in text
+    assert f'  full ahead: {ahead.worst:+.1f} deg at worst while it gathers way' in text
+
+
+def test_a_boat_gets_no_pitch_run():
+    info = vehicle_info(CONFIG_DIR / 'blueboat.yaml')
+    assert info.pitch_body is None and info.dips == ()
+    assert 'pitch in those runs' not in info_text(info)
