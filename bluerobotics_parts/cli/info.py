@@ -74,7 +74,7 @@ def vehicle_info(config, name: str | None = None) -> Info:
     body = manoeuvring.body(vehicle, limits, coefficients) if coefficients and limits else None
     runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if body is not None and body.thrusters else ()
-    pitch_body = manoeuvring.pitch_body(vehicle, resolved.urdf, limits, coefficients) \
+    pitch_body = manoeuvring.pitch_body(vehicle, shapes, limits, coefficients) \
         if runs else None
     dips = tuple(manoeuvring.dip(pitch_body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if pitch_body is not None else ()

@@ -36,6 +36,7 @@ import numpy
 
 from . import hydrostatics, water
 from .added_mass import added_mass
+from .stability import mass_properties
 from ..model import kinematics
 
 STEP = 0.01  # s, classic Runge-Kutta
@@ -75,19 +76,19 @@ class Body:
 def body(vehicle, limits: dict, coefficients: dict) -> Body:
     """Return the planar body of a vehicle, its thrusters at their installed ``limits``."""
     poses = kinematics.link_poses(vehicle)
-    mass, centre, inertia = _rigid_body(vehicle, poses)
+    rigid = mass_properties(vehicle, poses)
     added = added_mass(coefficients)
     damping = {key: value for key, value in coefficients.items()
                if _planar(key) and value}
     thrusters = tuple((origin[0], origin[1], axis[0], axis[1], maximum, minimum)
                       for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
-    return Body(mass, (centre[0], centre[1]), inertia[2][2], added.get('xx', 0.0),
-                added.get('rr', 0.0), damping, thrusters)
+    return Body(rigid.mass, rigid.centre[:2], _inertia_about_origin(vehicle, poses)[2][2],
+                added.get('xx', 0.0), added.get('rr', 0.0), damping, thrusters)
 
 
-def _rigid_body(vehicle, poses: dict) -> tuple:
-    """Return (mass, centre of gravity, inertia tensor about the origin) of every link."""
-    mass, first, tensor = 0.0, numpy.zeros(3), numpy.zeros((3, 3))
+def _inertia_about_origin(vehicle, poses: dict) -> numpy.ndarray:
+    """Return the inertia tensor of every link about the root link origin, in its frame."""
+    tensor = numpy.zeros((3, 3))
     for name, link in vehicle.links.items():
         if link.mass <= 0:
             continue
@@ -96,11 +97,9 @@ def _rigid_body(vehicle, poses: dict) -> tuple:
         rotation = numpy.array(pose.rotation)
         ixx, ixy, ixz, iyy, iyz, izz = link.inertia
         local = numpy.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-        mass += link.mass
-        first += link.mass * centre
         tensor += rotation @ local @ rotation.T + link.mass * (
             float(centre @ centre) * numpy.eye(3) - numpy.outer(centre, centre))
-    return mass, tuple(float(v) for v in first / mass), tensor.tolist()
+    return tensor
 
 
 def _driving(vehicle, poses: dict, limits: dict) -> list:
@@ -190,19 +189,20 @@ class Dip:
     final: float  # at the end, under way
 
 
-def pitch_body(vehicle, urdf: str, limits: dict, coefficients: dict) -> PitchBody | None:
+def pitch_body(vehicle, shapes: list, limits: dict,
+               coefficients: dict) -> PitchBody | None:
     """
     Return the vertical plane of a vehicle that runs submerged, None for one that floats.
 
-    It runs submerged when its whole displacement (every collision shape, as Gazebo's
-    Buoyancy counts them) lifts at most SUBMERGED times its weight: then it sits where its
-    propellers put it, and its buoyancy acts at the shapes' centroid.
+    ``shapes``: its collision shapes in the root frame (hydrostatics.collision_shapes). It runs
+    submerged when their whole displacement (as Gazebo's Buoyancy counts them) lifts at most
+    SUBMERGED times its weight: then it sits where its propellers put it, and its buoyancy
+    acts at the shapes' centroid.
     """
     poses = kinematics.link_poses(vehicle)
-    shapes = hydrostatics.collision_shapes(urdf, poses)
     volume = sum(hydrostatics.full_volume(shape) for shape in shapes)
-    mass, centre, inertia = _rigid_body(vehicle, poses)
-    if not volume or water.SEA_WATER_DENSITY * volume > SUBMERGED * mass:
+    rigid = mass_properties(vehicle, poses)
+    if not volume or water.SEA_WATER_DENSITY * volume > SUBMERGED * rigid.mass:
         return None
     centroid = sum(hydrostatics.full_volume(s) * numpy.array(s.pose.translation)
                    for s in shapes) / volume
@@ -211,7 +211,8 @@ def pitch_body(vehicle, urdf: str, limits: dict, coefficients: dict) -> PitchBod
                if coefficients.get(key)}
     thrusters = tuple((origin[0], origin[2], axis[0], axis[2], maximum, minimum)
                       for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
-    return PitchBody(mass, (centre[0], centre[2]), inertia[1][1],
+    return PitchBody(rigid.mass, (rigid.centre[0], rigid.centre[2]),
+                     _inertia_about_origin(vehicle, poses)[1][1],
                      water.SEA_WATER_DENSITY * volume * water.GRAVITY,
                      (float(centroid[0]), float(centroid[2])), added.get('xx', 0.0),
                      added.get('qq', 0.0), damping, thrusters)
