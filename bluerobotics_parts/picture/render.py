@@ -261,12 +261,19 @@ def _place_labels(canvas: Canvas, labels: list, cell: tuple) -> None:
         box, radius = tuple(float(v) for v in boxes[index]), _SPOTS[index][0]
         taken[count] = box
         count += 1
-        if radius > 12:
-            anchor = (box[0], (box[1] + box[3]) / 2) if box[0] >= x else \
-                (box[2], (box[1] + box[3]) / 2)
-            canvas.line([(x, y), anchor], MUTED, width=0.8, alpha=0.8)
-        canvas.text((box[0] + 2, (box[1] + box[3]) / 2), label, LABEL_SIZE, colour, 'lm',
-                    box=PAPER)
+        draw_label(canvas, (x, y), box, radius, label, colour)
+
+
+def draw_label(canvas: Canvas, point: tuple, box: tuple, radius: float, label: str,
+               colour) -> None:
+    """Write a label in its placed box; one set away from its point gets a leader line."""
+    x, y = point
+    if radius > 12:
+        anchor = (box[0], (box[1] + box[3]) / 2) if box[0] >= x else \
+            (box[2], (box[1] + box[3]) / 2)
+        canvas.line([(x, y), anchor], MUTED, width=0.8, alpha=0.8)
+    canvas.text((box[0] + 2, (box[1] + box[3]) / 2), label, LABEL_SIZE, colour, 'lm',
+                box=PAPER)
 
 
 def _draw_scale(canvas: Canvas, panel: Panel, cell: tuple) -> None:

@@ -346,9 +346,13 @@ def test_the_picture_of_a_big_mesh_stays_in_bounded_memory(tmp_path):
 # -- many parts ------------------------------------------------------------------------------
 
 def one_by_one(canvas, labels: list, cell: tuple) -> None:
-    """Place labels as render did: every spot of every label against every box, in Python."""
+    """
+    Place labels as render did: every spot of every label against every box, in Python.
+
+    The placement is this test's own; each placed label is drawn by render's draw_label.
+    """
     from bluerobotics_parts.picture.canvas import text_size
-    from bluerobotics_parts.picture.render import LABEL_SIZE, MUTED, PAPER, TITLE_SIZE
+    from bluerobotics_parts.picture.render import draw_label, LABEL_SIZE, TITLE_SIZE
 
     left, top, width, height = cell
     bounds = (left + 4, top + TITLE_SIZE + 20, left + width - 4, top + height - 4)
@@ -376,12 +380,7 @@ def one_by_one(canvas, labels: list, cell: tuple) -> None:
             continue
         box, radius = spot
         taken.append(box)
-        if radius > 12:
-            anchor = (box[0], (box[1] + box[3]) / 2) if box[0] >= x else \
-                (box[2], (box[1] + box[3]) / 2)
-            canvas.line([(x, y), anchor], MUTED, width=0.8, alpha=0.8)
-        canvas.text((box[0] + 2, (box[1] + box[3]) / 2), label, LABEL_SIZE, colour, 'lm',
-                    box=PAPER)
+        draw_label(canvas, (x, y), box, radius, label, colour)
 
 
 @pytest.mark.parametrize('count', [12, 300])
