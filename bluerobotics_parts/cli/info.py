@@ -37,6 +37,9 @@ from ..physics import allocation, hydrostatics, manoeuvring, power, propulsion, 
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
+RUNAWAY_TEXT = ('the model runs away after {seconds:.2f} s (a speed or rate past '
+                f'{manoeuvring.RUNAWAY:g}): check the hydrodynamics coefficients (one may feed '
+                'the motion) and the thrust limits')
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class Info:
     allocator: object = None  # allocation.Allocator of its propellers, None without any
     battery: object = None  # power.Battery, None when no part declares one
     endurance: tuple = ()  # power.Endurance at cruise and full ahead
+    curves_read_at: tuple = ()  # V: where each thrust curve is read (its data's end if short)
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
@@ -80,11 +84,12 @@ def vehicle_info(config, name: str | None = None) -> Info:
         if pitch_body is not None else ()
     allocator = allocation.Allocator(vehicle, limits) if limits else None
     battery = power.vehicle_battery(resolved.record, catalogue)
-    endurance = _endurance(battery, power.Throttles(resolved.record, catalogue, limits),
-                           allocator, performance, coefficients)
+    throttles = power.Throttles(resolved.record, catalogue, limits)
+    endurance = _endurance(battery, throttles, allocator, performance, coefficients)
     return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
                 limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
-                body, runs, pitch_body, dips, allocator, battery, endurance)
+                body, runs, pitch_body, dips, allocator, battery, endurance,
+                tuple(sorted({c.clamped(throttles.voltage) for c in throttles.curves.values()})))
 
 
 def _endurance(battery, throttles, allocator, performance, coefficients) -> tuple:
@@ -99,11 +104,13 @@ def _endurance(battery, throttles, allocator, performance, coefficients) -> tupl
             set(allocator.names) - set(throttles.curves):
         return ()
     states = []
+    largest = allocator.largest(0, 1.0)
     if performance is not None and performance.forward_speed:
         speed = performance.forward_speed / 2
         drag = -coefficients.get('xU', 0.0) * speed - coefficients.get('xUabsU', 0.0) * speed ** 2
-        states.append((f'cruise, half the top speed ({speed:.2f} m/s)', drag))
-    states.append(('full ahead', allocator.largest(0, 1.0)))
+        if drag <= largest:  # else even cruise asks more than the propellers give together
+            states.append((f'cruise, half the top speed ({speed:.2f} m/s)', drag))
+    states.append(('full ahead', largest))
     states = [(f'{label}: {surge:.1f} N of surge', surge) for label, surge in states]
     return tuple(power.endurance(battery, throttles, label,
                                  allocator.allocate([surge, 0, 0, 0, 0, 0]).thrusts)
@@ -177,15 +184,17 @@ def info_text(info: Info) -> str:
         lines.append('top speed: the base part has no hydrodynamics coefficients')
     elif info.limits:
         lines.append('steady states from the hydrodynamics coefficients:')
-        lines.append(f'  full ahead: {p.forward_thrust:.1f} N -> ' + _speed(p.forward_speed))
-        lines.append(f'  full astern: {p.reverse_thrust:.1f} N -> ' + _speed(p.reverse_speed))
+        lines.append(f'  full ahead: {_plain(p.forward_thrust):.1f} N -> '
+                     + _speed(p.forward_speed))
+        lines.append(f'  full astern: {_plain(p.reverse_thrust):.1f} N -> '
+                     + _speed(p.reverse_speed))
         if p.turn_yaw_rate is not None:
             lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
         lines += _run_lines(info.body, info.runs)
         lines += _dip_lines(info.pitch_body, info.dips)
     lines += _allocation_lines(info.allocator, info.root_link)
-    lines += _endurance_lines(info.battery, info.endurance)
+    lines += _endurance_lines(info.battery, info.endurance, info.curves_read_at)
     lines += _autopilot_lines(info.autopilot)
     return '\n'.join(lines) + '\n'
 
@@ -204,18 +213,33 @@ def _allocation_lines(allocator, root: str) -> list:
     if dropped:
         lines.append(f"  no propeller acts on: {', '.join(dropped)}")
     lines.append('  largest: ' + ', '.join(
-        f'{allocation.AXES[a]} +{allocator.largest(a, 1.0):.1f} / '
-        f'-{allocator.largest(a, -1.0):.1f} {allocation.UNITS[a]}' for a in allocator.axes))
+        f'{allocation.AXES[a]} {_reach(allocator.largest(a, 1.0), "+")} / '
+        f'{_reach(allocator.largest(a, -1.0), "-")} {allocation.UNITS[a]}'
+        for a in allocator.axes))
     return lines
 
 
-def _endurance_lines(battery, endurance) -> list:
+def _plain(value: float) -> float:
+    """Return a sum of thrusts without its rounding noise (no -0.0 from a cos(90 deg))."""
+    return round(value, 9) + 0.0
+
+
+def _reach(largest: float, sign: str) -> str:
+    """Return the largest wrench one way, signed; 0 when the propellers give none that way."""
+    return f'{sign}{largest:.1f}' if round(largest, 1) > 0 else '0'
+
+
+def _endurance_lines(battery, endurance, read_at: tuple = ()) -> list:
     """Return the battery and the propellers' draw at cruise and full ahead."""
     if battery is None:
         return ['', 'battery: none declared (a part with battery:); thrust curves read at '
                 f'{power.NO_BATTERY_VOLTAGE:g} V']
+    ends = sorted({v for v in read_at if v != battery.voltage})
+    read = (f'thrust curves read at {battery.voltage:g} V' if not ends else
+            f"thrust curves read at {', '.join(f'{v:g}' for v in ends)} V, where their data "
+            "end short of the battery's: the figures below are rough")
     lines = ['', f'battery: {battery.packs} x {battery.voltage:g} V, {battery.capacity:g} Ah in '
-             f'all ({battery.energy:.0f} Wh); thrust curves read at {battery.voltage:g} V']
+             f'all ({battery.energy:.0f} Wh); {read}']
     for state in endurance:
         hours = 'no draw' if state.hours is None else f'{state.hours:.1f} h'
         lines.append(f'  {state.label} -> {state.current:.1f} A, '
@@ -234,11 +258,19 @@ def _run_lines(body, runs) -> list:
              f'{body.added:g} kg in translation, {body.added_yaw:g} kg m^2 in yaw; centre of '
              f'gravity {body.centre[1]:+.4f} m off the centre line):']
     for run in runs:
-        rise = 'never' if run.rise_time is None else f'in {run.rise_time:.2f} s'
+        way = f"  full {'ahead' if run.ahead else 'astern'}: "
+        if run.runaway is not None:
+            lines.append(way + RUNAWAY_TEXT.format(seconds=run.runaway))
+            continue
+        if not run.settled:
+            speed = f'still gathering way at {RUN_SECONDS:g} s ({run.final_speed:.3f} m/s)'
+        elif run.rise_time is None:
+            speed = f'{run.final_speed:.3f} m/s, never 63% of it'
+        else:
+            speed = f'63% of {run.final_speed:.3f} m/s in {run.rise_time:.2f} s'
         side = 'to port' if run.drift >= 0 else 'to starboard'
         held = abs(run.heading_change) <= HEADING_HELD
-        lines.append(f"  full {'ahead' if run.ahead else 'astern'}: 63% of "
-                     f'{run.final_speed:.3f} m/s {rise}; heading {run.heading_change:+.1f} deg, '
+        lines.append(way + f'{speed}; heading {_plain(run.heading_change):+.1f} deg, '
                      f'{abs(run.drift):.1f} m {side} over {run.distance:.0f} m'
                      + ('' if held else ': it does not hold its heading'))
     return lines
@@ -251,8 +283,12 @@ def _dip_lines(body, dips) -> list:
     lines = [f'pitch in those runs, submerged (surge and pitch; the thrust line '
              f'{body.thrust_lever:+.3f} m above the centre of gravity; + bow down):']
     for dip in dips:
-        lines.append(f"  full {'ahead' if dip.ahead else 'astern'}: {dip.worst:+.1f} deg at "
-                     f'worst while it gathers way, {dip.final:+.1f} deg under way')
+        way = f"  full {'ahead' if dip.ahead else 'astern'}: "
+        if dip.runaway is not None:
+            lines.append(way + RUNAWAY_TEXT.format(seconds=dip.runaway))
+            continue
+        lines.append(way + f'{dip.worst:+.1f} deg at worst while it gathers way, '
+                     f'{dip.final:+.1f} deg under way')
     return lines
 
 

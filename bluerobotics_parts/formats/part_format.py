@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 import re
 
+import numpy
+
 from . import value_kinds as kinds
 from .autopilot_frames import FRAMES as AUTOPILOT_FRAMES
 from .config import NAME, name_problem
@@ -50,6 +52,13 @@ THRUST_CURVES = ('m200_weedless', 't200')
 # gz-sim Hydrodynamics coefficient names (Fossen): added mass xDotU, linear damping xU,
 # quadratic damping xUabsU; force/moment x y z k m n, velocity U V W P Q R.
 HYDRODYNAMICS_NAME = re.compile(r'^[xyzkmn](Dot[UVWPQR]|[UVWPQR](abs[UVWPQR])?)$')
+#: A term that resists its own motion (added mass xDotU, damping xU, xUabsU, ... along one
+#: axis): Fossen's sign, negative, as gz-sim takes it (gz-sim8_8.14.0 src/systems/
+#: hydrodynamics/HydrodynamicsUtils.hh buildDampingMatrix: force = (xU + xUabsU |u|) u; its
+#: example worlds' added mass, examples/worlds/auv_controls.sdf: <xDotU>-4.876161</xDotU>).
+#: A positive one feeds the motion energy: the vehicle would run away.
+RESISTING_TERM = re.compile(r'^(xDotU|yDotV|zDotW|kDotP|mDotQ|nDotR'
+                            r'|xU(absU)?|yV(absV)?|zW(absW)?|kP(absP)?|mQ(absQ)?|nR(absR)?)$')
 
 # -- what each key holds (value_kinds): the checker takes its keys (and, for plain values, its
 # checks) from these, and schema.py the JSON Schema; a *_KEYS tuple is its FIELDS' keys.
@@ -89,7 +98,7 @@ FRAME_ENTRY_FIELDS = {
     'limits': _LIMITS.described("a revolute or prismatic joint's range, effort and velocity"),
     'axis': _VECTOR.described('turning axis of a continuous frame, in its own frame '
                               "(default the part's axis)"),
-    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
+    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass', 'inertia'),
                               annotations=ANNOTATION_PATTERN).described(
         'what the frame carries (needed when it turns)')}
 GEOMETRY_FIELDS = {
@@ -173,7 +182,7 @@ SECTION_KINDS = {
     'attach': kinds.mapping(FRAME_FIELDS, annotations=ANNOTATION_PATTERN).described(
         "where the part's frame sits on the slot it fills"),
     'axis': _VECTOR.described('joint axis in the part frame (not zero)'),
-    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
+    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass', 'inertia'),
                               annotations=ANNOTATION_PATTERN),
     'visual': _ITEMS.described('geometry items drawn'),
     'collision': _ITEMS.described('geometry items that collide and float'),
@@ -197,6 +206,22 @@ _CONTROL = kinds.CONTROL  # no control characters in text written into URDF
 
 # Numbers that are not physical facts and need no source: colours.
 NON_FACT_KEYS = ('rgba',)
+
+
+def physical_inertia(values: dict) -> bool:
+    """
+    Return whether an inertia tensor (ixx, ixy, ...) can be a rigid body's.
+
+    Its principal moments, the whole tensor's, positive and each at most the sum of the other
+    two (a little slack for rounding): the diagonal alone passes tensors that are not.
+    """
+    v = values
+    tensor = numpy.array([[v['ixx'], v['ixy'], v['ixz']], [v['ixy'], v['iyy'], v['iyz']],
+                          [v['ixz'], v['iyz'], v['izz']]], dtype=float)
+    if not numpy.isfinite(tensor).all():
+        return False
+    low, middle, high = numpy.linalg.eigvalsh(tensor)
+    return low > 0 and high <= (low + middle) * (1 + 1e-9)
 
 
 def is_annotation(key) -> bool:
@@ -275,19 +300,21 @@ class _Checker:
             self.number(path + ('mass',), inertial['mass'], f'{what} mass (kg)', positive=True)
         if 'com' in inertial:
             self.vector(path + ('com',), inertial['com'], f'{what} com')
-        inertia = _or_empty(inertial.get('inertia'))
+        if 'inertia' not in inertial or not inertial['inertia']:
+            self.problem(path, f'{what} needs inertia (ixx, iyy, izz and the products, kg m^2, '
+                         'about the centre of mass): a mass without one would spin freely')
+            return
+        inertia = inertial['inertia']
         if not self.mapping(path + ('inertia',), inertia, 'inertia'):
             return
         moments = tuple(INERTIA_FIELDS)
         self.keys(path + ('inertia',), inertia, moments, 'inertia')
         values = {k: self.number(path + ('inertia', k), inertia.get(k, 0.0), f'inertia {k}')
                   for k in moments}
-        if None in values.values() or not inertia:
-            return
-        ixx, iyy, izz = values['ixx'], values['iyy'], values['izz']
-        if min(ixx, iyy, izz) <= 0 or ixx + iyy < izz or iyy + izz < ixx or ixx + izz < iyy:
+        if None not in values.values() and not physical_inertia(values):
             self.problem(path + ('inertia',), 'inertia is not physical: the principal moments '
-                         'must be positive and each at most the sum of the other two')
+                         '(of the whole tensor, products included) must be positive and each '
+                         'at most the sum of the other two')
 
     def geometry_items(self, section: str, items) -> None:
         if not isinstance(items, list):
@@ -351,6 +378,11 @@ class _Checker:
         high, low = self.valid(data, 'max_thrust'), self.valid(data, 'min_thrust')
         if high is not None and low is not None and not low < high:
             self.problem(path + ('min_thrust',), 'propeller min_thrust must be below max_thrust')
+        elif high is not None and low is not None and not low <= 0 < high:
+            self.problem(path + ('min_thrust',) if low > 0 else path + ('max_thrust',),
+                         f'propeller thrust runs from min_thrust {shown(low)} to max_thrust '
+                         f'{shown(high)} N: min_thrust (full reverse) must be zero or negative '
+                         'and max_thrust (full forward) positive')
         if 'rotor' in data:
             rotor = data['rotor']
             turning = [n for n, f in frames.items()
@@ -394,7 +426,11 @@ class _Checker:
                              'quadratic damping <f><v>abs<v> (xUabsU), with <f> one of x y z k '
                              'm n and <v> one of U V W P Q R')
                 continue
-            self.number(path + (key,), value, f'hydrodynamics {key}')
+            number = self.number(path + (key,), value, f'hydrodynamics {key}')
+            if number is not None and number > 0 and RESISTING_TERM.match(key):
+                self.problem(path + (key,), f'hydrodynamics {key} {shown(value)} must be zero '
+                             "or negative: it resists motion along its own axis (Fossen's sign, "
+                             'as gz-sim takes it); a positive one feeds the motion')
 
     def battery(self, data, frames) -> None:
         """Check a ``battery`` section: nominal voltage and capacity, its range in order."""
@@ -581,7 +617,7 @@ class _Checker:
 
     def number(self, path, value, what, positive=False) -> float | None:
         if not _is_real(value):
-            self.problem(path, f'{what} must be a number, got {shown(value)}')
+            self.problem(path, f'{what} {kinds.not_a_number(value)}')
             return None
         if positive and value <= 0:
             self.problem(path, f'{what} must be positive, got {shown(value)}')
@@ -590,7 +626,8 @@ class _Checker:
 
     def vector(self, path, value, what) -> list[float] | None:
         if not isinstance(value, list) or len(value) != 3 or not all(map(_is_real, value)):
-            self.problem(path, f'{what} must be a list of three numbers, got {shown(value)}')
+            self.problem(path, f'{what} must be a list of three numbers within '
+                         f'-{kinds.PART_LIMIT:g} and {kinds.PART_LIMIT:g}, got {shown(value)}')
             return None
         return [float(v) for v in value]
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import re
 from typing import Callable
 
-from .vectors import is_number
+from .vectors import DECIMAL, is_number
 from ..errors import shown
 
 DRAFT = 'http://json-schema.org/draft-07/schema#'
@@ -67,23 +67,38 @@ class Kind:
         return replace(self, schema={**self.schema, 'not': {'anyOf': refused}}, check=narrower)
 
 
+#: The largest magnitude of a number of part data. The units are SI (kg, m, N, Hz) and the parts
+#: are carried by hand: a value beyond it is a slip (1e300 N), and every figure from it noise.
+PART_LIMIT = 1e9
+
+
 def is_real(value) -> bool:
     """Return whether ``value`` is a number of part data: vectors.py's rule, text excluded."""
-    return not isinstance(value, str) and is_number(value)
+    return not isinstance(value, str) and is_number(value) and abs(value) <= PART_LIMIT
+
+
+def not_a_number(value) -> str:
+    """Return why ``value`` is not a number of part data (say ``must be ...``)."""
+    if not isinstance(value, str) and is_number(value):
+        return f'must be within -{PART_LIMIT:g} and {PART_LIMIT:g}, got {shown(value)}'
+    if isinstance(value, str) and DECIMAL.match(value.strip()):
+        return (f'must be a number, got the text {shown(value)}: YAML 1.1 reads an exponent '
+                'as a number only with a point and a sign (write 1.0e+9, 2.0e-3)')
+    return f'must be a number, got {shown(value)}'
 
 
 def number(positive: bool = False, nonnegative: bool = False) -> Kind:
     def check(value):
         if not is_real(value):
-            return f'must be a number, got {shown(value)}'
+            return not_a_number(value)
         if positive and value <= 0:
             return f'must be positive, got {shown(value)}'
         if nonnegative and value < 0:
             return f'must not be negative, got {shown(value)}'
         return None
 
-    schema = {'type': 'number', **({'exclusiveMinimum': 0} if positive else {}),
-              **({'minimum': 0} if nonnegative and not positive else {})}
+    low = {'exclusiveMinimum': 0} if positive else {'minimum': 0 if nonnegative else -PART_LIMIT}
+    schema = {'type': 'number', **low, 'maximum': PART_LIMIT}
     return Kind(schema, check)
 
 
@@ -152,12 +167,14 @@ def vector(positive: bool = False) -> Kind:
     """Three numbers as a list (part data; a config's vectors are config.VECTOR)."""
     def check(value):
         if not isinstance(value, list) or len(value) != 3 or not all(map(is_real, value)):
-            return f'must be a list of three numbers, got {shown(value)}'
+            return (f'must be a list of three numbers within -{PART_LIMIT:g} and '
+                    f'{PART_LIMIT:g}, got {shown(value)}')
         if positive and min(value) <= 0:
             return 'sizes must be positive'
         return None
 
-    item = {'type': 'number', **({'exclusiveMinimum': 0} if positive else {})}
+    low = {'exclusiveMinimum': 0} if positive else {'minimum': -PART_LIMIT}
+    item = {'type': 'number', **low, 'maximum': PART_LIMIT}
     return Kind({'type': 'array', 'items': item, 'minItems': 3, 'maxItems': 3}, check)
 
 

@@ -44,6 +44,10 @@ RISE = 1.0 - math.exp(-1.0)  # the 63% of a first-order rise
 SURGE, SWAY, YAW = 'xU', 'yV', 'nR'  # axes of the planar model, Fossen's names
 _FORCES, _SPEEDS = 'xyn', 'UVR'
 SUBMERGED = 1.1  # a vehicle whose whole displacement lifts at most this x its weight dives
+#: A speed (m/s) or rate (rad/s) no vehicle here reaches: past it the model has run away (a
+#: coefficient that feeds the motion) and the run stops there.
+RUNAWAY = 1000.0
+SETTLED = 0.01  # a run is under way when its speed changed by less than this over its last s
 
 
 @dataclass(frozen=True)
@@ -54,10 +58,12 @@ class Run:
     seconds: float
     thrust: float  # N along the root link's x at the start
     final_speed: float  # m/s along the heading at the end
-    rise_time: float | None  # s to 63% of the final speed; None if it never gets there
+    rise_time: float | None  # s to 63% of the final speed; None unless it settled there
     heading_change: float  # deg at the end (+: to port, REP 103)
     drift: float  # m sideways from the starting heading at the end (+: to port)
-    distance: float  # m travelled
+    distance: float  # m travelled along its path
+    settled: bool = True  # its speed steady at the end (no: still gathering way)
+    runaway: float | None = None  # s at which the model ran away (RUNAWAY), None if it did not
 
 
 @dataclass(frozen=True)
@@ -142,12 +148,15 @@ def run(body: Body, ahead: bool = True, seconds: float = 30.0) -> Run:
         c, s = math.cos(heading), math.sin(heading)
         return numpy.array([du, dv, dr, u * c - v * s, u * s + v * c, r])
 
-    states = _integrate(rates, 6, seconds)
+    states, runaway = _integrate(rates, 6, seconds, speeds=(0, 1, 2))
     state, speeds = states[-1], [s[0] for s in states]
     final = speeds[-1]
-    rise = _crossing(speeds, RISE * final) if final else None
+    settled = runaway is None and bool(_settled(speeds))
+    rise = _crossing(speeds, RISE * final) if final and settled else None
+    path = sum(math.hypot(b[3] - a[3], b[4] - a[4])
+               for a, b in zip([numpy.zeros(6)] + states, states))
     return Run(ahead, seconds, float(tau[0]), float(final), rise,
-               math.degrees(state[5]), float(state[4]), float(math.hypot(state[3], state[4])))
+               math.degrees(state[5]), float(state[4]), float(path), settled, runaway)
 
 
 @dataclass(frozen=True)
@@ -187,6 +196,7 @@ class Dip:
     ahead: bool
     worst: float  # the largest pitch either way, signed
     final: float  # at the end, under way
+    runaway: float | None = None  # s at which the model ran away (RUNAWAY), None if it did not
 
 
 def pitch_body(vehicle, shapes: list, limits: dict,
@@ -245,29 +255,52 @@ def dip(body: PitchBody, ahead: bool = True, seconds: float = 30.0) -> Dip:
         du, dq = inverse @ numpy.array([force, torque])
         return numpy.array([du, dq, q])
 
-    pitches = [math.degrees(s[2]) for s in _integrate(rates, 3, seconds)]
+    states, runaway = _integrate(rates, 3, seconds, speeds=(0, 1))
+    pitches = [math.degrees(s[2]) for s in states]
     worst = max(pitches, key=abs)
-    return Dip(ahead, worst, pitches[-1])
+    return Dip(ahead, worst, pitches[-1], runaway)
 
 
-def _integrate(rates, size: int, seconds: float) -> list:
-    """Return the states of a run from rest, classic Runge-Kutta at STEP."""
+def _integrate(rates, size: int, seconds: float, speeds: tuple) -> tuple:
+    """
+    Return (the states of a run from rest, when it ran away or None): RK4 at STEP.
+
+    It stops at the last sound state once one of ``speeds`` (indexes into the state) passes
+    RUNAWAY or any value stops being finite: what follows would be noise, or an overflow.
+    """
     state, states = numpy.zeros(size), []
-    for _ in range(round(seconds / STEP)):
-        k1 = rates(state)
-        k2 = rates(state + STEP / 2 * k1)
-        k3 = rates(state + STEP / 2 * k2)
-        k4 = rates(state + STEP * k3)
-        state = state + STEP / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        states.append(state)
-    return states
+    with numpy.errstate(all='ignore'):  # an overflow is caught below, as a runaway
+        for step in range(round(seconds / STEP)):
+            try:
+                k1 = rates(state)
+                k2 = rates(state + STEP / 2 * k1)
+                k3 = rates(state + STEP / 2 * k2)
+                k4 = rates(state + STEP * k3)
+            except (ValueError, OverflowError):  # math.sin of an infinite angle
+                return states or [state], STEP * (step + 1)
+            following = state + STEP / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            if not numpy.isfinite(following).all() \
+                    or max(abs(following[i]) for i in speeds) > RUNAWAY:
+                return states or [state], STEP * (step + 1)
+            state = following
+            states.append(state)
+    return states, None
+
+
+def _settled(speeds: list) -> bool:
+    """Whether a run's speed changed by less than SETTLED of itself over its last second."""
+    back = round(1.0 / STEP)
+    if len(speeds) <= back:
+        return False
+    final = speeds[-1]
+    return abs(final - speeds[-1 - back]) <= SETTLED * abs(final) and abs(final) > 1e-9
 
 
 def _crossing(speeds: list, level: float) -> float | None:
-    """Return when the speed first reaches ``level`` (s, interpolated between steps)."""
+    """Return when the speed first reaches ``level`` on its side (s, interpolated)."""
     before = 0.0
     for index, speed in enumerate(speeds):
-        if abs(speed) >= abs(level):
+        if speed * level > 0 and abs(speed) >= abs(level):
             return STEP * (index + (level - before) / (speed - before))
         before = speed
     return None

@@ -132,7 +132,7 @@ def performance(vehicle, limits: dict, coefficients: dict) -> Performance:
                    for _, axis, limit in forces.values())
 
     def speed(thrust, linear, quadratic):
-        if not thrust or (linear == 0 and quadratic == 0):
+        if abs(thrust) < 1e-9 or (linear == 0 and quadratic == 0):  # rounding of a cos(90 deg)
             return None
         return steady_speed(thrust, linear, quadratic)
 

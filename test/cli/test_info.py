@@ -205,3 +205,47 @@ def test_the_boat_at_1_m_s_lasts_about_what_its_datasheet_says(default):
     state = power.endurance(default.battery, throttles, '1 m/s',
                             {'motor_port': drag / 2, 'motor_stbd': drag / 2})
     assert 18.0 < state.hours < 18.0 * 1.25
+
+
+def test_a_run_that_runs_away_is_said_so_not_printed_as_numbers(default):
+    """A model that runs away (a coefficient feeding the motion) prints no NaN, no noise."""
+    import dataclasses
+
+    ahead, astern = default.runs
+    runs = (dataclasses.replace(ahead, runaway=0.34, final_speed=float('nan')), astern)
+    text = info_text(dataclasses.replace(default, runs=runs))
+    assert '  full ahead: the model runs away after 0.34 s (a speed or rate past 1000): ' \
+        'check the hydrodynamics coefficients' in text
+    assert 'nan' not in text
+
+
+def test_a_run_still_gathering_way_gives_no_rise_time(default):
+    import dataclasses
+
+    ahead, astern = default.runs
+    runs = (dataclasses.replace(ahead, settled=False, rise_time=None), astern)
+    text = info_text(dataclasses.replace(default, runs=runs))
+    assert f'  full ahead: still gathering way at 30 s ({ahead.final_speed:.3f} m/s);' in text
+
+
+def test_a_battery_beyond_the_curves_data_is_said_so(default):
+    """The M200 curves end at 20 V: a 48 V pack is read there, and the figures are rough."""
+    import dataclasses
+
+    battery = dataclasses.replace(default.battery, voltage=48.0)
+    text = info_text(dataclasses.replace(default, battery=battery, curves_read_at=(20.0,)))
+    assert ("thrust curves read at 20 V, where their data end short of the battery's: the "
+            'figures below are rough') in text
+    info = vehicle_info(CONFIG_DIR / 'blueboat.yaml')
+    assert info.curves_read_at == (14.8,)  # the shipped pack is within them
+
+
+def test_no_negative_zero_from_rounding(default):
+    """A thrust that sums to -1e-15 (a cos(90 deg)) prints as 0.0, a wrench none way as 0."""
+    import dataclasses
+
+    performance = dataclasses.replace(default.performance, reverse_thrust=-1e-15,
+                                      reverse_speed=None)
+    text = info_text(dataclasses.replace(default, performance=performance))
+    assert '  full astern: 0.0 N -> no steady speed' in text
+    assert ' -0.0 N' not in text and '/ -0.0' not in text

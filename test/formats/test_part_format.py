@@ -114,6 +114,23 @@ def test_thrust_coefficients_follow_from_their_stated_chart_points():
      'rotation must be cw or ccw'),
     ('type: x\ninertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 5}}\n',
      'inertia is not physical'),
+    # the diagonal passes, the whole tensor does not: principal moments 6, -4, 1
+    ('type: x\ninertial: {mass: 1, inertia: {ixx: 1, ixy: 5, iyy: 1, izz: 1}}\n',
+     'inertia is not physical'),
+    ('type: x\ninertial: {mass: 1}\n', 'inertial needs inertia'),
+    ('type: x\ninertial: {mass: 1, inertia: {}}\n', 'inertial needs inertia'),
+    ('type: x\nhydrodynamics: {xDotU: 17.05}\n',
+     'hydrodynamics xDotU 17.05 must be zero or negative'),
+    ('type: x\nhydrodynamics: {mQabsQ: 0.5}\n',
+     'hydrodynamics mQabsQ 0.5 must be zero or negative'),
+    ('type: x\npropeller: {rotation: cw, diameter: 0.1, max_thrust: 50, min_thrust: 10, '
+     'thrust_coefficient: 0.1}\n', 'min_thrust (full reverse) must be zero or negative'),
+    ('type: x\ninertial: {mass: 1.0e+300, inertia: {ixx: 1, iyy: 1, izz: 1}}\n',
+     'must be within -1e+09 and 1e+09, got 1e+300'),
+    ('type: x\ninertial: {mass: 1.0e3, inertia: {ixx: 1, iyy: 1, izz: 1}}\n',
+     'write 1.0e+9'),
+    ('type: x\ninertial: {mass: 1, com: [0, 1.0e+12, 0], inertia: {ixx: 1, iyy: 1, izz: 1}}\n',
+     'three numbers within -1e+09 and 1e+09'),
 ])
 def test_part_format_errors_name_the_problem_and_line(text, fragment):
     from bluerobotics_parts.errors import ConfigError
@@ -122,6 +139,18 @@ def test_part_format_errors_name_the_problem_and_line(text, fragment):
         check_part(load_text(text, 'my_part.yaml'))
     assert fragment in str(caught.value)
     assert str(caught.value).startswith('my_part.yaml:')
+
+
+def test_hydrodynamics_cross_terms_may_take_either_sign():
+    """Lift terms (sway force from surge speed) push either way: only an axis' own resists."""
+    check_part(load_text('type: x\nhydrodynamics: {yVabsU: 5.0, nVabsU: -2.0, xDotU: -1.0, '
+                         'xU: 0.0}\n', 'my_part.yaml'))
+
+
+def test_a_rotated_inertia_with_products_is_physical():
+    """A slender rod's tensor turned 45 deg about z: off-diagonal terms, still a body."""
+    check_part(load_text('type: x\ninertial: {mass: 1, inertia: {ixx: 0.5, ixy: -0.49, '
+                         'iyy: 0.5, izz: 0.99}}\n', 'my_part.yaml'))
 
 
 def test_a_user_part_with_a_missing_mesh_is_named_at_its_line(tmp_path):

@@ -198,3 +198,42 @@ def test_a_boat_gets_no_pitch_run():
     info = vehicle_info(CONFIG_DIR / 'blueboat.yaml')
     assert info.pitch_body is None and info.dips == ()
     assert 'pitch in those runs' not in info_text(info)
+
+
+def test_a_coefficient_that_feeds_the_motion_stops_the_run_as_a_runaway():
+    """Positive damping (the loader refuses it in part files) ends the run, never in NaN."""
+    run = manoeuvring.run(body(damping={'xU': 20.0, 'nR': -2.0}), True, 30.0)
+    assert run.runaway is not None and 0.0 < run.runaway < 30.0
+    assert math.isfinite(run.final_speed) and abs(run.final_speed) <= manoeuvring.RUNAWAY
+    assert run.rise_time is None and not run.settled
+
+
+def test_a_run_without_damping_is_still_gathering_way():
+    run = manoeuvring.run(body(damping={}), True, 10.0)
+    assert run.runaway is None and not run.settled and run.rise_time is None
+    assert run.final_speed == pytest.approx(20.0 / 10.0 * 10.0, rel=1e-3)  # a = F / m
+
+
+def test_the_rise_is_met_on_the_side_the_run_ends():
+    """A speed that swings past zero is not counted as reaching 63% of the other side."""
+    speeds = [-0.2, -0.4, 0.1, 0.5, 0.6]
+    assert manoeuvring._crossing(speeds, 0.35) == pytest.approx(
+        manoeuvring.STEP * (3 + (0.35 - 0.1) / (0.5 - 0.1)))
+
+
+def test_the_distance_is_the_path_not_the_displacement():
+    """Circling (one thruster pushing harder) travels far and ends near where it began."""
+    circling = body(thrusters=((0.0, 0.3, 1.0, 0.0, 10.0, -10.0),
+                               (0.0, -0.3, 1.0, 0.0, 5.0, -10.0)),
+                    damping={'xU': -20.0, 'yV': -20.0, 'nR': -2.0})
+    run = manoeuvring.run(circling, True, 20.0)
+    assert abs(run.heading_change) > 720.0  # two turns and more
+    assert run.distance > 10.0 and abs(run.drift) < 2.0
+
+
+def test_a_pitch_that_runs_away_is_stopped_before_math_fails():
+    """A positive pitch damping (refused by the loader) once raised a math domain error."""
+    info = vehicle_info(CONFIG_DIR / 'bluerov2.yaml')
+    body_ = dataclasses.replace(info.pitch_body, damping={'mQ': 50.0, 'xUabsU': -80.0})
+    dip = manoeuvring.dip(body_, True, 30.0)
+    assert dip.runaway is not None and math.isfinite(dip.worst)
