@@ -31,6 +31,19 @@ from xml.etree import ElementTree
 
 from ..errors import RecordError
 
+#: A built description moves the root link's inertia to ``<root>_inertia`` on a fixed joint
+#: (gazebo/composition.py, root_inertia_split: robot_state_publisher cannot use an inertia on
+#: the root). That link is no instance's: readers that compare links and joints leave it out.
+ROOT_INERTIA_SUFFIX = '_inertia'
+
+
+def is_root_inertia_joint(joint: ElementTree.Element, root_link: str) -> bool:
+    """Whether ``joint`` is the fixed joint that carries the root link's inertia."""
+    parent, child = joint.find('parent'), joint.find('child')
+    return (joint.get('type') == 'fixed' and parent is not None and child is not None
+            and parent.get('link') == root_link
+            and child.get('link') == root_link + ROOT_INERTIA_SUFFIX)
+
 
 @dataclass(frozen=True)
 class PartRecord:

@@ -35,7 +35,7 @@ from .elements import (HYDRODYNAMICS, JOINT_POSITION_CONTROLLER, JOINT_STATE_PUB
                        ODOMETRY_PUBLISHER, THRUSTER)
 from .sensor_blocks import sensor_blocks
 from ..assembly.catalogue import Catalogue
-from ..assembly.record import AssemblyRecord
+from ..assembly.record import AssemblyRecord, ROOT_INERTIA_SUFFIX
 from ..assembly.resolution import SPINNING_JOINTS
 from ..errors import ConfigError
 from ..model.topics import VehicleTopics
@@ -47,7 +47,6 @@ ADDED_MASS_PREFIXES = tuple(f'{force}Dot' for force in 'xyzkmn')
 
 CARRIER_MASS = 1e-5  # kg, given to massless links that carry a moving joint (see above)
 CARRIER_INERTIA = 1e-12  # kg m^2
-ROOT_INERTIA_SUFFIX = '_inertia'  # the link that carries the root link's inertia (below)
 
 
 @dataclass(frozen=True)

@@ -316,3 +316,35 @@ def test_the_documented_names_are_on_the_assembly_folder(tmp_path):
     other = write_config(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n')
     with pytest.raises(AssemblyError):
         documented.check(other, resolved.urdf)
+
+
+@pytest.mark.parametrize('name', ['blueboat.yaml', 'bluerov2.yaml', 'bluerov2_heavy.yaml'])
+def test_the_built_and_exported_descriptions_check_against_their_config(tmp_path, name):
+    """
+    What ``build`` and ``export`` write passes ``check`` (it once failed on both).
+
+    Their description carries the root link's inertia on ``base_link_inertia`` (for
+    robot_state_publisher), a link the plain ``urdf`` output does not have.
+    """
+    from conftest import cli, CONFIG_DIR
+
+    config = CONFIG_DIR / name
+    built = cli('build', config, '-o', tmp_path / 'out')
+    assert built.returncode == 0, built.stderr
+    urdf = tmp_path / 'out' / 'robot_description.urdf'
+    assert '_inertia_joint' in urdf.read_text(encoding='utf-8')
+    result = cli('check', config, urdf)
+    assert result.returncode == 0 and result.stdout.startswith('OK: '), result.stderr
+    exported = cli('export', config, tmp_path / 'export')
+    assert exported.returncode == 0, exported.stderr
+    result = cli('check', tmp_path / 'export' / 'config.yaml', tmp_path / 'export' / 'robot.urdf')
+    assert result.returncode == 0 and result.stdout.startswith('OK: '), result.stderr
+
+
+def test_an_inertia_carrier_elsewhere_is_still_a_difference(default_urdf):
+    """Only the fixed joint from the root to ``<root>_inertia`` is the composition's."""
+    stray = ('<link name="base_link_flag_inertia"/><joint name="x" type="fixed">'
+             '<parent link="base_link_flag"/><child link="base_link_flag_inertia"/></joint>'
+             '</robot>')
+    found = assembly.problems({}, default_urdf.replace('</robot>', stray))
+    assert any('joints where the config resolves to' in m for m in messages(found)), found
