@@ -98,7 +98,7 @@ FRAME_ENTRY_FIELDS = {
     'limits': _LIMITS.described("a revolute or prismatic joint's range, effort and velocity"),
     'axis': _VECTOR.described('turning axis of a continuous frame, in its own frame '
                               "(default the part's axis)"),
-    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass', 'inertia'),
+    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
                               annotations=ANNOTATION_PATTERN).described(
         'what the frame carries (needed when it turns)')}
 GEOMETRY_FIELDS = {
@@ -182,7 +182,7 @@ SECTION_KINDS = {
     'attach': kinds.mapping(FRAME_FIELDS, annotations=ANNOTATION_PATTERN).described(
         "where the part's frame sits on the slot it fills"),
     'axis': _VECTOR.described('joint axis in the part frame (not zero)'),
-    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass', 'inertia'),
+    'inertial': kinds.mapping(INERTIAL_FIELDS, required=('mass',),
                               annotations=ANNOTATION_PATTERN),
     'visual': _ITEMS.described('geometry items drawn'),
     'collision': _ITEMS.described('geometry items that collide and float'),
@@ -300,18 +300,14 @@ class _Checker:
             self.number(path + ('mass',), inertial['mass'], f'{what} mass (kg)', positive=True)
         if 'com' in inertial:
             self.vector(path + ('com',), inertial['com'], f'{what} com')
-        if 'inertia' not in inertial or not inertial['inertia']:
-            self.problem(path, f'{what} needs inertia (ixx, iyy, izz and the products, kg m^2, '
-                         'about the centre of mass): a mass without one would spin freely')
-            return
-        inertia = inertial['inertia']
+        inertia = _or_empty(inertial.get('inertia'))  # none: a point mass
         if not self.mapping(path + ('inertia',), inertia, 'inertia'):
             return
         moments = tuple(INERTIA_FIELDS)
         self.keys(path + ('inertia',), inertia, moments, 'inertia')
         values = {k: self.number(path + ('inertia', k), inertia.get(k, 0.0), f'inertia {k}')
                   for k in moments}
-        if None not in values.values() and not physical_inertia(values):
+        if inertia and None not in values.values() and not physical_inertia(values):
             self.problem(path + ('inertia',), 'inertia is not physical: the principal moments '
                          '(of the whole tensor, products included) must be positive and each '
                          'at most the sum of the other two')

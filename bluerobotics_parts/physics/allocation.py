@@ -20,9 +20,11 @@ geometry_msgs/Wrench in frame base_link): each propeller adds its joint axis as 
 moment of that force about the origin (thrusters.py, Gazebo's geometry). The axes the
 propellers can act on are found from the matrix (the BlueBoat: surge and yaw); the others are
 dropped. Within them the thrusts are the weighted least-squares solution (weights the
-inverse square of each propeller's forward limit, so the strong ones carry more), and a
-command they cannot meet within their asymmetric limits is scaled down as a whole, keeping
-its direction.
+inverse square of each propeller's forward limit, so the strong ones carry more). Where that
+pushes propellers past a limit, they are held at it and the rest re-split the remainder (the
+redistributed pseudo-inverse): a vectored ROV's rear thrusters then make up what its front
+ones, at their weaker reverse, cannot, as every propeller at its limit does under ArduSub. A
+command no split meets is scaled down as a whole, keeping its direction.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .thrusters import effects
 AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')
 UNITS = ('N', 'N', 'N', 'N m', 'N m', 'N m')
 RANK_TOLERANCE = 1e-9
+BISECTIONS = 24  # halvings of the scale search: 6e-8 of its range
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Allocator:
         self.axes = _independent_rows(self.matrix)
         rows = self.matrix[list(self.axes)]
         weights = numpy.array([1.0 / max(abs(m), 1e-9) ** 2 for m in self.maximum])
+        self.root_inverse_w = 1.0 / numpy.sqrt(weights)  # the split's column scaling
         inverse_w = numpy.diag(1.0 / weights) if len(weights) else numpy.zeros((0, 0))
         self.solver = inverse_w @ rows.T @ numpy.linalg.inv(rows @ inverse_w @ rows.T) \
             if self.axes else numpy.zeros((len(self.names), 0))
@@ -75,10 +79,58 @@ class Allocator:
         """Return the thrusts for a wrench (six numbers, geometry_msgs/Wrench order)."""
         wrench = numpy.asarray(wrench, dtype=float)
         dropped = tuple(AXES[a] for a in range(6) if a not in self.axes and wrench[a] != 0)
-        thrusts = self.solver @ wrench[list(self.axes)] if self.axes else \
-            numpy.zeros(len(self.names))
-        scale = _fitting_scale(thrusts, self.maximum, self.minimum)
-        return Allocation(dict(zip(self.names, (thrusts * scale).tolist())), scale, dropped)
+        if not self.axes:
+            return Allocation(dict.fromkeys(self.names, 0.0), 1.0, dropped)
+        target = wrench[list(self.axes)]
+        thrusts = self.within_limits(target)
+        scale = 1.0
+        if thrusts is None:
+            plain = self.solver @ target
+            scale = self._largest_scale(target, _fitting_scale(plain, self.maximum,
+                                                               self.minimum), 1.0)
+            thrusts = self.within_limits(scale * target)
+            if thrusts is None:  # the search's floor: the plain split scaled (always fits)
+                thrusts = plain * scale
+        return Allocation(dict(zip(self.names, thrusts.tolist())), scale, dropped)
+
+    def within_limits(self, target) -> numpy.ndarray | None:
+        """
+        Return thrusts that make ``target`` (the acting axes' components) within the limits.
+
+        The weighted least-squares split; the propellers it pushes past a limit are held there
+        and the others re-split what is left, until none is past one. None when the free
+        propellers cannot make what is left.
+        """
+        rows = self.matrix[list(self.axes)]
+        free = numpy.ones(len(self.names), dtype=bool)
+        thrusts = numpy.zeros(len(self.names))
+        for _ in range(len(self.names) + 1):
+            rest = target - rows[:, ~free] @ thrusts[~free]
+            scaled = rows[:, free] * self.root_inverse_w[free]
+            split = self.root_inverse_w[free] * (numpy.linalg.pinv(scaled) @ rest)
+            if numpy.abs(rows[:, free] @ split - rest).max(initial=0.0) > \
+                    1e-9 * max(1.0, numpy.abs(target).max()):
+                return None
+            thrusts[free] = split
+            past = free & ((thrusts > self.maximum * (1 + 1e-12))
+                           | (thrusts < self.minimum * (1 + 1e-12)))
+            if not past.any():
+                return thrusts
+            thrusts[past] = numpy.clip(thrusts[past], self.minimum[past], self.maximum[past])
+            free &= ~past
+        return None
+
+    def _largest_scale(self, target, low: float, high: float) -> float:
+        """Return the largest scale in [low, high] whose target within_limits meets (bisection)."""
+        if self.within_limits(high * target) is not None:
+            return high
+        for _ in range(BISECTIONS):
+            middle = (low + high) / 2
+            if self.within_limits(middle * target) is not None:
+                low = middle
+            else:
+                high = middle
+        return low
 
     def wrench_of(self, thrusts: dict) -> numpy.ndarray:
         """Return the wrench the thrusts make (the same geometry), about the origin."""
@@ -90,8 +142,12 @@ class Allocator:
             return 0.0
         unit = numpy.zeros(6)
         unit[axis] = sign
-        thrusts = self.solver @ unit[list(self.axes)]
-        return _fitting_scale(thrusts, self.maximum, self.minimum, limit=numpy.inf)
+        target = unit[list(self.axes)]
+        plain = _fitting_scale(self.solver @ target, self.maximum, self.minimum,
+                               limit=numpy.inf)
+        column = numpy.abs(self.matrix[axis])  # no split makes more than every one at its most
+        ceiling = float(column @ numpy.maximum(numpy.abs(self.maximum), numpy.abs(self.minimum)))
+        return self._largest_scale(target, plain, max(ceiling, plain))
 
     def effort(self, fractions) -> numpy.ndarray:
         """

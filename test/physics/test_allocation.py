@@ -172,3 +172,31 @@ def test_info_prints_the_matrix_and_the_largest_wrench():
     assert '  yaw           -0.3010       0.3010' in text
     assert '  no propeller acts on: sway, heave, roll, pitch' in text
     assert '  largest: surge +80.4 / -40.2 N, yaw +12.1 / -12.1 N m' in text
+
+
+@pytest.mark.parametrize('config', ['bluerov2.yaml', 'bluerov2_heavy.yaml'])
+def test_the_rov_reaches_every_propeller_at_its_limit_ahead(config):
+    """
+    Full ahead is every horizontal propeller at the limit that pushes it ahead (88.3 N).
+
+    The front pair pushes at the T200's weaker reverse (-27.24 N), the rear at +35.16 N; the
+    plain least-squares split loads all four alike and stopped at 4 x 27.24 x cos 45 deg =
+    77.1 N. By hand from the geometry and the installed limits, independently of the solver.
+    """
+    urdf, vehicle, allocator = allocator_of(CONFIG_DIR / config)
+    limits = dict(zip(allocator.names, zip(allocator.minimum, allocator.maximum)))
+    places = geometry(urdf)
+    by_hand = 0.0
+    for name, (low, high) in limits.items():
+        _, axis = places[vehicle.actuators[name].joint]
+        if abs(axis[0]) > 1e-6:
+            by_hand += axis[0] * (high if axis[0] > 0 else low)
+    assert by_hand == pytest.approx(88.3, abs=0.05)
+    assert allocator.largest(0, 1.0) == pytest.approx(by_hand, rel=1e-6)
+    result = allocator.allocate([by_hand * 0.99, 0, 0, 0, 0, 0])
+    assert result.scale == 1.0
+    made = made_wrench(urdf, vehicle, result.thrusts)
+    assert made[0] == pytest.approx(by_hand * 0.99, rel=1e-6)
+    assert np.abs(made[1:]).max() < 1e-6  # nothing else: no sway, no turn
+    assert all(limits[n][0] - 1e-9 <= t <= limits[n][1] + 1e-9
+               for n, t in result.thrusts.items())
