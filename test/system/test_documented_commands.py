@@ -94,3 +94,36 @@ def test_a_documented_command_runs_as_written(clone, document, line, command):
                               capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               timeout=300)
         assert done.returncode == 0, f'{document}:{line}: {shlex.join(words)}\n{done.stderr}'
+
+
+def indented_block(text: str, caption: str) -> str:
+    """Return the indented block that follows a line holding ``caption`` in a document."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if caption in line) + 1
+    block = []
+    for line in lines[start:]:
+        if line.strip() and not line.startswith('    '):
+            break
+        block.append(line[4:])
+    return '\n'.join(block).strip('\n') + '\n'
+
+
+def test_the_user_part_example_builds_as_written(tmp_path):
+    """docs/USER_PARTS.md's config, part file and ad hoc slot, copied as a reader would."""
+    text = (REPO / 'docs' / 'USER_PARTS.md').read_text(encoding='utf-8')
+    (tmp_path / 'parts').mkdir()
+    config = tmp_path / 'my_boat.yaml'
+    config.write_text(indented_block(text, '`my_boat.yaml`:'), encoding='utf-8')
+    (tmp_path / 'parts' / 'camera_bracket.yaml').write_text(
+        indented_block(text, '`parts/camera_bracket.yaml`:'), encoding='utf-8')
+    (tmp_path / 'parts' / 'camera_bracket.stl').write_bytes(  # the reader's own mesh
+        b'solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n'
+        b'vertex 0 1 0\nendloop\nendfacet\nendsolid x\n')
+    slots = re.search(r'`(slots: \[\{of: .*?\}\])`', text.replace('\n', ' '), re.S).group(1)
+    for extra in ('', slots + '\n'):
+        with config.open('a', encoding='utf-8') as out:
+            out.write(extra)
+        done = subprocess.run([tool('bluerobotics-parts'), 'tree', config], capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL, timeout=300)
+        assert done.returncode == 0, f'{extra or "the example"}:\n{done.stderr}'
+    assert '(camera_bracket)' in done.stdout and '[side_mount]' in done.stdout
