@@ -30,7 +30,7 @@ import math
 
 from ..ardupilot.wiring import wire
 from ..assembly.pipeline import resolve_config
-from ..errors import AssemblyError
+from ..errors import AssemblyError, HydrostaticsError, StabilityError
 from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
 from ..physics import allocation, hydrostatics, manoeuvring, power, propulsion, stability
@@ -48,7 +48,7 @@ class Info:
     root_link: str
     mass: float
     centre_of_gravity: tuple
-    rests: dict  # 'exact' / 'harmonic' -> stability.Rest
+    rests: dict  # 'exact' / 'harmonic' -> stability.Rest; empty when it cannot float
     limits: dict  # instance -> propulsion.ThrustLimits
     performance: propulsion.Performance | None  # None without Hydrodynamics coefficients
     cylinders: tuple  # links with cylinder collisions (no graded buoyancy before gz-sim 8.12)
@@ -61,6 +61,7 @@ class Info:
     battery: object = None  # power.Battery, None when no part declares one
     endurance: tuple = ()  # power.Endurance at cruise and full ahead
     curves_read_at: tuple = ()  # V: where each thrust curve is read (its data's end if short)
+    no_rest: str = ''  # why there is no rest at the surface (it sinks), when rests is empty
 
 
 def vehicle_info(config, name: str | None = None) -> Info:
@@ -68,13 +69,17 @@ def vehicle_info(config, name: str | None = None) -> Info:
     resolved = resolve_config(config, name=name)
     catalogue = resolved.catalogue()
     vehicle = Vehicle.from_urdf(resolved.urdf)
-    rests = {model: stability.rest(resolved.urdf, model) for model in stability.MODELS}
+    try:
+        rests, no_rest = {model: stability.rest(resolved.urdf, model)
+                          for model in stability.MODELS}, ''
+    except (HydrostaticsError, StabilityError) as error:  # the rest of the figures still hold
+        rests, no_rest = {}, str(error)
     limits = propulsion.thrust_limits(resolved.record, catalogue)
     coefficients = catalogue[resolved.record.base.type].hydrodynamics
     performance = propulsion.performance(vehicle, limits, coefficients) if coefficients else None
     shapes = hydrostatics.collision_shapes(resolved.urdf, _poses(vehicle))
     cylinders = tuple(sorted({s.link for s in shapes if isinstance(s, hydrostatics.Cylinder)}))
-    exact = rests['exact']
+    rigid = stability.mass_properties(vehicle)
     body = manoeuvring.body(vehicle, limits, coefficients) if coefficients and limits else None
     runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if body is not None and body.thrusters else ()
@@ -86,10 +91,11 @@ def vehicle_info(config, name: str | None = None) -> Info:
     battery = power.vehicle_battery(resolved.record, catalogue)
     throttles = power.Throttles(resolved.record, catalogue, limits)
     endurance = _endurance(battery, throttles, allocator, performance, coefficients)
-    return Info(resolved.name, vehicle.root_link, exact.mass, exact.centre_of_gravity, rests,
+    return Info(resolved.name, vehicle.root_link, rigid.mass, tuple(rigid.centre), rests,
                 limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
                 body, runs, pitch_body, dips, allocator, battery, endurance,
-                tuple(sorted({c.clamped(throttles.voltage) for c in throttles.curves.values()})))
+                tuple(sorted({c.clamped(throttles.voltage) for c in throttles.curves.values()})),
+                no_rest)
 
 
 def _endurance(battery, throttles, allocator, performance, coefficients) -> tuple:
@@ -135,41 +141,15 @@ def _poses(vehicle):
 
 def info_text(info: Info) -> str:
     """Return the report ``info`` prints."""
-    exact, harmonic = info.rests['exact'], info.rests['harmonic']
     cog = ', '.join(f'{v:.3f}' for v in info.centre_of_gravity)
     lines = [f'vehicle: {info.name}',
              f'mass: {info.mass:.3f} kg',
              f'centre of gravity: ({cog}) m in {info.root_link}',
-             '',
-             'at rest in sea water (1025 kg/m^3)          exact   gz-sim 8 Buoyancy',
-             ]
-
-    def row(label, unit, value, digits):
-        cells = [f'{value(r):>10.{digits}f}' for r in (exact, harmonic)]
-        lines.append(f'  {label:<26}{unit:<10}{cells[0]} {cells[1]:>15}')
-
-    row('displacement', 'm^3', lambda r: r.displaced_volume, 5)
-    row(f'{info.root_link} height', 'm', lambda r: r.z, 4)
-    row('trim (pitch; + bow down)', 'deg', lambda r: math.degrees(r.pitch), 2)
-    row('heel (roll; + stbd down)', 'deg', lambda r: math.degrees(r.roll), 2)
-    row('draft, hull', 'm', lambda r: r.hull_draft, 3)
-    row('draft, overall', 'm', lambda r: r.lowest_point, 3)
-    row('freeboard', 'm', lambda r: r.freeboard, 3)
-    row('roll stiffness', 'N m/rad', lambda r: r.roll_stiffness, 1)
-    row('pitch stiffness', 'N m/rad', lambda r: r.pitch_stiffness, 1)
-    row('GM_T', 'm', lambda r: r.gm_t, 3)
-    row('GM_L', 'm', lambda r: r.gm_l, 3)
-    lines.append('  (exact: the water plane cuts the collision shapes as they lie; gz-sim 8: '
-                 "cut in each shape's own frame, gz-sim8_8.14.0 Buoyancy.cc)")
-    for rest, where in ((exact, 'in still water'), (harmonic, 'in Gazebo (gz-sim 8)')):
-        if min(rest.gm_t, rest.gm_l) < 0:
-            lines.append(f'  warning: a negative GM: the vehicle does not stay upright {where}; '
-                         'give it more displacement low, its weight lower, or split long '
-                         'collision boxes (docs/PARTS.md)')
-    if info.cylinders:
-        lines.append('  note: cylinder collisions on ' + ', '.join(info.cylinders) + ': gz-sim '
-                     '8.0 to 8.11 give them no buoyancy (8.12 and later do, as computed here)')
-    lines.append('')
+             '']
+    if info.rests:
+        lines += _rest_lines(info)
+    else:
+        lines += [f'at rest in sea water (1025 kg/m^3): none at the surface: {info.no_rest}', '']
     if info.limits:
         fraction = next(iter(info.limits.values())).fraction
         lines.append(f'thrust limits, N (installed: {fraction:.4g} x bench):')
@@ -197,6 +177,40 @@ def info_text(info: Info) -> str:
     lines += _endurance_lines(info.battery, info.endurance, info.curves_read_at)
     lines += _autopilot_lines(info.autopilot)
     return '\n'.join(lines) + '\n'
+
+
+def _rest_lines(info: Info) -> list:
+    """Return the rest at the surface, exact and as Gazebo's Buoyancy finds it."""
+    exact, harmonic = info.rests['exact'], info.rests['harmonic']
+    lines = ['at rest in sea water (1025 kg/m^3)          exact   gz-sim 8 Buoyancy']
+
+    def row(label, unit, value, digits):
+        cells = [f'{value(r):>10.{digits}f}' for r in (exact, harmonic)]
+        lines.append(f'  {label:<26}{unit:<10}{cells[0]} {cells[1]:>15}')
+
+    row('displacement', 'm^3', lambda r: r.displaced_volume, 5)
+    row(f'{info.root_link} height', 'm', lambda r: r.z, 4)
+    row('trim (pitch; + bow down)', 'deg', lambda r: math.degrees(r.pitch), 2)
+    row('heel (roll; + stbd down)', 'deg', lambda r: math.degrees(r.roll), 2)
+    row('draft, hull', 'm', lambda r: r.hull_draft, 3)
+    row('draft, overall', 'm', lambda r: r.lowest_point, 3)
+    row('freeboard', 'm', lambda r: r.freeboard, 3)
+    row('roll stiffness', 'N m/rad', lambda r: r.roll_stiffness, 1)
+    row('pitch stiffness', 'N m/rad', lambda r: r.pitch_stiffness, 1)
+    row('GM_T', 'm', lambda r: r.gm_t, 3)
+    row('GM_L', 'm', lambda r: r.gm_l, 3)
+    lines.append('  (exact: the water plane cuts the collision shapes as they lie; gz-sim 8: '
+                 "cut in each shape's own frame, gz-sim8_8.14.0 Buoyancy.cc)")
+    for rest, where in ((exact, 'in still water'), (harmonic, 'in Gazebo (gz-sim 8)')):
+        if min(rest.gm_t, rest.gm_l) < 0:
+            lines.append(f'  warning: a negative GM: the vehicle does not stay upright {where}; '
+                         'give it more displacement low, its weight lower, or split long '
+                         'collision boxes (docs/PARTS.md)')
+    if info.cylinders:
+        lines.append('  note: cylinder collisions on ' + ', '.join(info.cylinders) + ': gz-sim '
+                     '8.0 to 8.11 give them no buoyancy (8.12 and later do, as computed here)')
+    lines.append('')
+    return lines
 
 
 def _allocation_lines(allocator, root: str) -> list:

@@ -130,13 +130,20 @@ def test_a_vehicle_without_hydrodynamics_or_propellers(tmp_path):
     assert 'displacement' in result.stdout
 
 
-def test_a_vehicle_that_sinks_is_a_clean_error(tmp_path):
+def test_a_vehicle_that_sinks_is_said_so_and_the_rest_still_printed(tmp_path):
+    """A shipped example (a payload that sinks the ROV) once gave an error and no figures."""
     (tmp_path / 'raft.yaml').write_text(RAFT.format(mass=500.0), encoding='utf-8')
     config = write_config(tmp_path, 'part_files: [raft.yaml]\nbase: {type: raft}\n')
     result = cli('info', config)
-    assert result.returncode == 1
-    assert 'error: the vehicle sinks: 500.00 kg' in result.stderr
-    assert 'Traceback' not in result.stderr
+    assert result.returncode == 0 and 'Traceback' not in result.stderr, result.stderr
+    assert ('at rest in sea water (1025 kg/m^3): none at the surface: the vehicle sinks: '
+            '500.00 kg') in result.stdout
+    assert 'mass: 500.000 kg' in result.stdout and 'thrust limits: no propellers' \
+        in result.stdout
+    example = cli('info', CONFIG_DIR / 'examples' / 'bluerov2_payload.yaml')
+    assert example.returncode == 0, example.stderr
+    assert 'none at the surface: the vehicle sinks' in example.stdout
+    assert 'largest: surge +88.3' in example.stdout
 
 
 def test_a_cylinder_collision_is_noted(tmp_path):
