@@ -30,7 +30,7 @@ from pathlib import Path
 import stat
 
 from .. import paths
-from ..errors import AssemblyError, ConfigError, InputError, Problem
+from ..errors import AssemblyError, ConfigError, in_line_order, InputError, Problem
 from ..files.inputs import file_kind
 from ..files.yaml_lines import load_file
 from ..formats.part_format import is_annotation, part_problems
@@ -225,7 +225,7 @@ class Catalogue:
                   for index, message in clashes]
         found += combined.reference_problems()
         if found:
-            raise AssemblyError(found)
+            raise AssemblyError(in_line_order(found))
         return combined
 
     def combine(self, user_parts: list['UserPart']) -> tuple['Catalogue', list]:

@@ -46,13 +46,18 @@ def problems(config, urdf) -> list[Problem]:
     config = as_config(config)
     resolution = resolve(config)
     found = resolution.problems
+    where = f'{urdf}: ' if isinstance(urdf, Path) else ''
     try:
         if isinstance(urdf, Path):
             urdf = read_urdf_file(urdf)
         root = urdf if isinstance(urdf, ElementTree.Element) else parse_urdf(urdf)
         actual = read(root)
-    except (ConfigError, RecordError) as error:  # unreadable, not UTF-8, not a URDF
+    except ConfigError as error:  # unreadable, not UTF-8: it names the file
         return in_line_order(found, config.file) + [Problem(str(error))]
+    except RecordError as error:  # not a URDF, or not one of ours
+        message = str(error)
+        return in_line_order(found, config.file) + [
+            Problem(message if message.startswith(where) else where + message)]
     return in_line_order(found + record_problems(resolution, actual, root), config.file)
 
 

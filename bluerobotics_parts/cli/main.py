@@ -186,11 +186,16 @@ def _build_products(args) -> tuple:
 
 def cmd_bridge(args) -> int:
     from ..assembly.record import read_urdf_file
+    from ..errors import RecordError
     from ..gazebo.bridge import bridge_yaml_for_urdf
 
     urdf = read_urdf_file(args.urdf)
-    sys.stdout.write(bridge_yaml_for_urdf(urdf, name=args.name,
-                                          folder=Path(args.urdf).absolute().parent))
+    try:
+        text = bridge_yaml_for_urdf(urdf, name=args.name,
+                                    folder=Path(args.urdf).absolute().parent)
+    except RecordError as error:  # the file is the user's: say which
+        raise RecordError(f'{args.urdf}: {error}') from None
+    sys.stdout.write(text)
     return EXIT_OK
 
 
@@ -276,9 +281,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                          help='Gazebo release the SDF extensions target: harmonic (default), '
                               'ionic, jetty')
 
-    def vehicle_name(sub):
+    def vehicle_name(sub, overrides="the config's name:"):
         sub.add_argument('--name', help='vehicle name (namespace, Gazebo model name); '
-                         "overrides the config's name:")
+                         f'overrides {overrides}')
 
     sub = command('parts', cmd_parts, 'list the part catalogue: types, slots, defaults')
     sub.add_argument('--part-file', action='append', metavar='FILE',
@@ -326,7 +331,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
     sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')
-    vehicle_name(sub)
+    vehicle_name(sub, "the URDF's robot name")
 
     sub = command('export', cmd_export, 'write a self-contained description folder with its '
                   'identity')

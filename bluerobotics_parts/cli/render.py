@@ -55,8 +55,9 @@ def require_libraries() -> None:
 def image_format(output: Path) -> str:
     """Return ``png`` or ``svg`` from the output's suffix; raise for any other."""
     found = FORMATS.get(output.suffix.lower())
-    if found is None:
-        raise BlueRoboticsPartsError(f'cannot write {output}: name a .png or .svg file '
+    if found is None or output.is_dir():
+        folder = ' (it is a folder)' if output.is_dir() else ''
+        raise BlueRoboticsPartsError(f'cannot write {output}{folder}: name a .png or .svg file '
                                      '(the suffix chooses the format)')
     return found
 

@@ -157,7 +157,8 @@ def read_manifest(directory: Path) -> dict:
     """
     path = Path(directory) / MANIFEST_FILE
     if not Path(directory).is_dir():
-        raise DescriptionError(f'{directory}: not a folder (a description is a folder with '
+        what = 'not a folder' if Path(directory).exists() else 'no such folder'
+        raise DescriptionError(f'{directory}: {what} (a description is a folder with '
                                f'{MANIFEST_FILE})')
     try:
         mode = os.lstat(path).st_mode

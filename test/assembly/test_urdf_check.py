@@ -348,3 +348,19 @@ def test_an_inertia_carrier_elsewhere_is_still_a_difference(default_urdf):
              '</robot>')
     found = assembly.problems({}, default_urdf.replace('</robot>', stray))
     assert any('joints where the config resolves to' in m for m in messages(found)), found
+
+
+@pytest.mark.parametrize('text, words', [
+    ('garbage', 'not well-formed XML'),
+    ('<robot name="x"><link name="a"/></robot>', 'the URDF has no <assembly_part> records'),
+])
+def test_a_bad_urdf_file_is_named(tmp_path, text, words):
+    """``check`` and ``bridge`` say which file is not a URDF of ours."""
+    from conftest import cli, CONFIG_DIR
+
+    urdf = tmp_path / 'wrong.urdf'
+    urdf.write_text(text, encoding='utf-8')
+    for args in (('check', CONFIG_DIR / 'blueboat.yaml', urdf), ('bridge', urdf)):
+        result = cli(*args)
+        assert result.returncode == 1
+        assert f'error: {urdf}: {words}' in result.stderr, (args, result.stderr)

@@ -136,3 +136,15 @@ def test_an_output_folder_of_ones_own_is_fine(tmp_path):
     """Write into a folder of the user's own (the rules above refuse only what they name)."""
     done = run_cli('urdf', paths.default_config(), '-o', tmp_path / 'robot.urdf', cwd=tmp_path)
     assert done.returncode == 0 and Path(tmp_path / 'robot.urdf').read_text().startswith('<')
+
+
+def test_small_messages_say_what_is_wrong(tmp_path):
+    """A missing folder is missing, a folder is no picture; bridge's --name is the URDF's."""
+    from conftest import cli, CONFIG_DIR
+
+    missing = cli('verify', tmp_path / 'nothere')
+    assert missing.returncode == 1 and 'nothere: no such folder' in missing.stderr
+    (tmp_path / 'pictures.png').mkdir()
+    folder = cli('render', CONFIG_DIR / 'blueboat.yaml', '-o', tmp_path / 'pictures.png')
+    assert folder.returncode == 1 and 'pictures.png (it is a folder)' in folder.stderr
+    assert "URDF's robot name" in ' '.join(cli('bridge', '--help').stdout.split())

@@ -203,3 +203,17 @@ def test_a_user_part_mesh_in_its_folder_or_the_package_is_accepted(tmp_path):
                     'bluerobotics_parts/meshes/blueboat_flag/blueboat_flag.stl\n',
                     encoding='utf-8')
     assert catalogue([part])['bracket'].mesh_base == f'file://{tmp_path}/'
+
+
+def test_a_user_part_files_problems_come_in_line_order(tmp_path):
+    """``parts --part-file`` lists them as ``tree`` does: the mesh's line among the others."""
+    from conftest import cli
+
+    part = tmp_path / 'bad.yaml'
+    part.write_text('type: bad_part\ncolour: red\ninertial:\n  mass: -1\nvisual:\n'
+                    '  - mesh: nothere.stl\ncollision:\n  - box: [0, 1, 1]\n', encoding='utf-8')
+    result = cli('parts', '--part-file', part)
+    lines = [int(line.split(':')[2]) for line in result.stderr.splitlines()
+             if line.startswith(f'error: {part}:')]
+    assert result.returncode == 1 and len(lines) == 4, result.stderr
+    assert lines == sorted(lines)
