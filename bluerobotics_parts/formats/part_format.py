@@ -28,8 +28,6 @@ from __future__ import annotations
 import math
 import re
 
-import numpy
-
 from . import value_kinds as kinds
 from .autopilot_frames import FRAMES as AUTOPILOT_FRAMES
 from .config import NAME, name_problem
@@ -215,13 +213,38 @@ def physical_inertia(values: dict) -> bool:
     Its principal moments, the whole tensor's, positive and each at most the sum of the other
     two (a little slack for rounding): the diagonal alone passes tensors that are not.
     """
-    v = values
-    tensor = numpy.array([[v['ixx'], v['ixy'], v['ixz']], [v['ixy'], v['iyy'], v['iyz']],
-                          [v['ixz'], v['iyz'], v['izz']]], dtype=float)
-    if not numpy.isfinite(tensor).all():
+    moments = principal_moments(values)
+    if moments is None:
         return False
-    low, middle, high = numpy.linalg.eigvalsh(tensor)
+    low, middle, high = moments
     return low > 0 and high <= (low + middle) * (1 + 1e-9)
+
+
+def principal_moments(values: dict) -> tuple | None:
+    """
+    Return the eigenvalues of a symmetric 3 x 3 inertia tensor, lowest first (None: not finite).
+
+    The closed form for a symmetric matrix (trigonometric, no iteration), in plain Python: a
+    build checks every part file, and importing numpy here would add to each build's start.
+    """
+    a, b, c = (float(values[k]) for k in ('ixx', 'iyy', 'izz'))
+    d, e, f = (float(values[k]) for k in ('ixy', 'ixz', 'iyz'))
+    if not all(map(math.isfinite, (a, b, c, d, e, f))):
+        return None
+    off = d * d + e * e + f * f
+    if off == 0.0:
+        return tuple(sorted((a, b, c)))
+    q = (a + b + c) / 3
+    p = math.sqrt(((a - q) ** 2 + (b - q) ** 2 + (c - q) ** 2 + 2 * off) / 6)
+    if not math.isfinite(p) or p == 0.0:
+        return None
+    ba, bb, bc, bd, be, bf = ((a - q) / p, (b - q) / p, (c - q) / p, d / p, e / p, f / p)
+    half_det = (ba * (bb * bc - bf * bf) - bd * (bd * bc - bf * be)
+                + be * (bd * bf - bb * be)) / 2
+    angle = math.acos(min(1.0, max(-1.0, half_det))) / 3
+    high = q + 2 * p * math.cos(angle)
+    low = q + 2 * p * math.cos(angle + 2 * math.pi / 3)
+    return (low, 3 * q - high - low, high)
 
 
 def is_annotation(key) -> bool:
