@@ -645,8 +645,8 @@ class _Checker:
 
     def vector(self, path, value, what) -> list[float] | None:
         if not isinstance(value, list) or len(value) != 3 or not all(map(_is_real, value)):
-            self.problem(path, f'{what} must be a list of three numbers within '
-                         f'-{kinds.PART_LIMIT:g} and {kinds.PART_LIMIT:g}, got {shown(value)}')
+            self.problem(path, f'{what} must be a list of three numbers'
+                         f'{kinds.beyond(value)}, got {shown(value)}')
             return None
         return [float(v) for v in value]
 

@@ -87,6 +87,13 @@ def not_a_number(value) -> str:
     return f'must be a number, got {shown(value)}'
 
 
+def beyond(value) -> str:
+    """Return ' within ...' when a list holds a number past PART_LIMIT (else nothing)."""
+    past = isinstance(value, list) and any(
+        not isinstance(v, str) and is_number(v) and abs(v) > PART_LIMIT for v in value)
+    return f' within -{PART_LIMIT:g} and {PART_LIMIT:g}' if past else ''
+
+
 def number(positive: bool = False, nonnegative: bool = False) -> Kind:
     def check(value):
         if not is_real(value):
@@ -167,8 +174,7 @@ def vector(positive: bool = False) -> Kind:
     """Three numbers as a list (part data; a config's vectors are config.VECTOR)."""
     def check(value):
         if not isinstance(value, list) or len(value) != 3 or not all(map(is_real, value)):
-            return (f'must be a list of three numbers within -{PART_LIMIT:g} and '
-                    f'{PART_LIMIT:g}, got {shown(value)}')
+            return f'must be a list of three numbers{beyond(value)}, got {shown(value)}'
         if positive and min(value) <= 0:
             return 'sizes must be positive'
         return None
