@@ -28,7 +28,8 @@ from __future__ import annotations
 from pathlib import Path
 from xml.etree import ElementTree
 
-from .record import AssemblyRecord, is_root_inertia_joint, parse_urdf, read, read_urdf_file
+from .record import (AssemblyRecord, is_root_inertia_joint, parse_urdf, read, read_urdf_file,
+                     ROOT_INERTIA_SUFFIX)
 from .resolution import Resolution, resolve
 from ..errors import AssemblyError, ConfigError, in_line_order, Problem, RecordError
 from ..formats.config import as_config, entry_label
@@ -239,8 +240,9 @@ class _Comparison:
         children = {joint.find('child').get('link') for joint in expected}
         root_link = next((link.get('name') for link in tree.iter('link')
                           if link.get('name') not in children), None)
-        actual = [joint for joint in self.root.findall('joint')
-                  if not is_root_inertia_joint(joint, root_link)]
+        carried = root_link is not None and root_link + ROOT_INERTIA_SUFFIX not in children
+        actual = [joint for joint in self.root.findall('joint')  # the composition's carrier
+                  if not (carried and is_root_inertia_joint(joint, root_link))]
         sources = self.pose_sources()
         for wanted, joint in zip(expected, actual):
             name = wanted.get('name')

@@ -37,9 +37,10 @@ from ..physics import allocation, hydrostatics, manoeuvring, power, propulsion, 
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
-RUNAWAY_TEXT = ('the model runs away after {seconds:.2f} s (a speed or rate past '
-                f'{manoeuvring.RUNAWAY:g}): check the hydrodynamics coefficients (one may feed '
-                'the motion) and the thrust limits')
+RUNAWAY_TEXT = ('the model runs away after {seconds:.2f} s (a speed past '
+                f'{manoeuvring.RUNAWAY:g} m/s or a rate past {manoeuvring.RUNAWAY:g} rad/s): '
+                'check the hydrodynamics coefficients (one may feed the motion) and the thrust '
+                'limits')
 
 
 @dataclass(frozen=True)
@@ -223,9 +224,14 @@ def _allocation_lines(allocator, root: str) -> list:
     for axis in allocator.axes:
         lines.append(f'  {allocation.AXES[axis]:<8}' + ''.join(
             f'{v:>13.4f}' for v in allocator.matrix[axis]))
-    dropped = [a for i, a in enumerate(allocation.AXES) if i not in allocator.axes]
-    if dropped:
-        lines.append(f"  no propeller acts on: {', '.join(dropped)}")
+    dropped = [i for i in range(len(allocation.AXES)) if i not in allocator.axes]
+    untouched = [allocation.AXES[i] for i in dropped if not allocator.matrix[i].any()]
+    following = [allocation.AXES[i] for i in dropped if allocator.matrix[i].any()]
+    if untouched:
+        lines.append(f"  no propeller acts on: {', '.join(untouched)}")
+    if following:
+        lines.append('  not set apart from the axes above (it follows them): '
+                     + ', '.join(following))
     lines.append('  largest: ' + ', '.join(
         f'{allocation.AXES[a]} {_reach(allocator.largest(a, 1.0), "+")} / '
         f'{_reach(allocator.largest(a, -1.0), "-")} {allocation.UNITS[a]}'
@@ -277,7 +283,7 @@ def _run_lines(body, runs) -> list:
             lines.append(way + RUNAWAY_TEXT.format(seconds=run.runaway))
             continue
         if not run.settled:
-            speed = f'still gathering way at {RUN_SECONDS:g} s ({run.final_speed:.3f} m/s)'
+            speed = f'still gathering way at {run.seconds:g} s ({run.final_speed:.3f} m/s)'
         elif run.rise_time is None:
             speed = f'{run.final_speed:.3f} m/s, never 63% of it'
         else:

@@ -206,45 +206,53 @@ _CONTROL = kinds.CONTROL  # no control characters in text written into URDF
 NON_FACT_KEYS = ('rgba',)
 
 
+#: Rounding the principal moments may carry (relative to the largest): the closed form below
+#: loses about 1e-8 where two moments are equal, as in a slender rod's (1e-9, 1, 1).
+INERTIA_SLACK = 1e-7
+
+
 def physical_inertia(values: dict) -> bool:
     """
     Return whether an inertia tensor (ixx, ixy, ...) can be a rigid body's.
 
     Its principal moments, the whole tensor's, positive and each at most the sum of the other
-    two (a little slack for rounding): the diagonal alone passes tensors that are not.
+    two, within INERTIA_SLACK: the diagonal alone passes tensors that are not.
     """
     moments = principal_moments(values)
     if moments is None:
         return False
     low, middle, high = moments
-    return low > 0 and high <= (low + middle) * (1 + 1e-9)
+    slack = INERTIA_SLACK * high
+    return high > 0 and low > -slack and high <= low + middle + slack
 
 
 def principal_moments(values: dict) -> tuple | None:
     """
     Return the eigenvalues of a symmetric 3 x 3 inertia tensor, lowest first (None: not finite).
 
-    The closed form for a symmetric matrix (trigonometric, no iteration), in plain Python: a
-    build checks every part file, and importing numpy here would add to each build's start.
+    The closed form for a symmetric matrix (trigonometric, no iteration) on the tensor scaled
+    to its largest entry, in plain Python: a build checks every part file, and importing numpy
+    here would add to each build's start.
     """
-    a, b, c = (float(values[k]) for k in ('ixx', 'iyy', 'izz'))
-    d, e, f = (float(values[k]) for k in ('ixy', 'ixz', 'iyz'))
-    if not all(map(math.isfinite, (a, b, c, d, e, f))):
+    entries = [float(values[k]) for k in ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')]
+    if not all(map(math.isfinite, entries)):
         return None
+    size = max(map(abs, entries))
+    if size == 0.0:
+        return (0.0, 0.0, 0.0)
+    a, b, c, d, e, f = (v / size for v in entries)
     off = d * d + e * e + f * f
     if off == 0.0:
-        return tuple(sorted((a, b, c)))
+        return tuple(size * m for m in sorted((a, b, c)))
     q = (a + b + c) / 3
     p = math.sqrt(((a - q) ** 2 + (b - q) ** 2 + (c - q) ** 2 + 2 * off) / 6)
-    if not math.isfinite(p) or p == 0.0:
-        return None
     ba, bb, bc, bd, be, bf = ((a - q) / p, (b - q) / p, (c - q) / p, d / p, e / p, f / p)
     half_det = (ba * (bb * bc - bf * bf) - bd * (bd * bc - bf * be)
                 + be * (bd * bf - bb * be)) / 2
     angle = math.acos(min(1.0, max(-1.0, half_det))) / 3
     high = q + 2 * p * math.cos(angle)
     low = q + 2 * p * math.cos(angle + 2 * math.pi / 3)
-    return (low, 3 * q - high - low, high)
+    return tuple(size * m for m in (low, 3 * q - high - low, high))
 
 
 def is_annotation(key) -> bool:

@@ -70,6 +70,7 @@ class Kind:
 #: The largest magnitude of a number of part data. The units are SI (kg, m, N, Hz) and the parts
 #: are carried by hand: a value beyond it is a slip (1e300 N), and every figure from it noise.
 PART_LIMIT = 1e9
+PART_LIMIT_TEXT = '1e9'  # as a reader writes it
 
 
 def is_real(value) -> bool:
@@ -80,10 +81,13 @@ def is_real(value) -> bool:
 def not_a_number(value) -> str:
     """Return why ``value`` is not a number of part data (say ``must be ...``)."""
     if not isinstance(value, str) and is_number(value):
-        return f'must be within -{PART_LIMIT:g} and {PART_LIMIT:g}, got {shown(value)}'
+        return f'must be within -{PART_LIMIT_TEXT} and {PART_LIMIT_TEXT}, got {shown(value)}'
     if isinstance(value, str) and DECIMAL.match(value.strip()):
-        return (f'must be a number, got the text {shown(value)}: YAML 1.1 reads an exponent '
-                'as a number only with a point and a sign (write 1.0e+9, 2.0e-3)')
+        if re.search('[eE]', value) and not re.fullmatch(r'\s*[+-]?\d+\.\d*[eE][+-]\d+\s*',
+                                                         value):
+            return (f'must be a number, got the text {shown(value)}: YAML 1.1 reads an '
+                    'exponent as a number only with a point and a sign (1.0e+3, 2.0e-3)')
+        return f'must be a number, got the text {shown(value)} (write it without quotes)'
     return f'must be a number, got {shown(value)}'
 
 
@@ -91,7 +95,7 @@ def beyond(value) -> str:
     """Return ' within ...' when a list holds a number past PART_LIMIT (else nothing)."""
     past = isinstance(value, list) and any(
         not isinstance(v, str) and is_number(v) and abs(v) > PART_LIMIT for v in value)
-    return f' within -{PART_LIMIT:g} and {PART_LIMIT:g}' if past else ''
+    return f' within -{PART_LIMIT_TEXT} and {PART_LIMIT_TEXT}' if past else ''
 
 
 def number(positive: bool = False, nonnegative: bool = False) -> Kind:

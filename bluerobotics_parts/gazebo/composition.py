@@ -139,8 +139,8 @@ def root_inertia_split(root: ElementTree.Element, link: ElementTree.Element) -> 
     name = f"{link.get('name')}{ROOT_INERTIA_SUFFIX}"
     if any(other.get('name') == name for other in root.findall('link')):
         raise ConfigError(f"a link is named {name}, the name the root link's inertia takes "
-                          '(robot_state_publisher cannot use an inertia on the root); rename '
-                          'that instance')
+                          '(robot_state_publisher cannot use an inertia on the root): rename '
+                          'the slot, frame or instance that makes it')
     bare = ElementTree.Element(link.tag, link.attrib)
     bare.extend(child for child in link if child is not inertial)
     carrier = ElementTree.Element('link', name=name)

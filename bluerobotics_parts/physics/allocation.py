@@ -69,6 +69,7 @@ class Allocator:
         inverse_w = numpy.diag(1.0 / weights) if len(weights) else numpy.zeros((0, 0))
         self.solver = inverse_w @ rows.T @ numpy.linalg.inv(rows @ inverse_w @ rows.T) \
             if self.axes else numpy.zeros((len(self.names), 0))
+        self._largest: dict = {}  # (axis, positive) -> N or N m
 
     @property
     def axis_names(self) -> tuple:
@@ -97,13 +98,16 @@ class Allocator:
         """
         Return thrusts that make ``target`` (the acting axes' components) within the limits.
 
-        The weighted least-squares split; the propellers it pushes past a limit are held there
-        and the others re-split what is left, until none is past one. None when the free
-        propellers cannot make what is left.
+        The weighted least-squares split; the propeller it pushes furthest past a limit (for
+        its range) is held there and the others re-split what is left, one at a time, until
+        none is past one. None when the free propellers cannot make what is left. Holding
+        them all at once could leave too few to make it (a BlueROV2's sway: 78.7 N where 86.4
+        can be made).
         """
         rows = self.matrix[list(self.axes)]
         free = numpy.ones(len(self.names), dtype=bool)
         thrusts = numpy.zeros(len(self.names))
+        span = numpy.maximum(self.maximum - self.minimum, 1e-12)
         for _ in range(len(self.names) + 1):
             rest = target - rows[:, ~free] @ thrusts[~free]
             scaled = rows[:, free] * self.root_inverse_w[free]
@@ -112,12 +116,13 @@ class Allocator:
                     1e-9 * max(1.0, numpy.abs(target).max()):
                 return None
             thrusts[free] = split
-            past = free & ((thrusts > self.maximum * (1 + 1e-12))
-                           | (thrusts < self.minimum * (1 + 1e-12)))
-            if not past.any():
+            excess = numpy.where(free, numpy.maximum(thrusts - self.maximum * (1 + 1e-12),
+                                                     self.minimum * (1 + 1e-12) - thrusts), 0.0)
+            if excess.max(initial=0.0) <= 0.0:
                 return thrusts
-            thrusts[past] = numpy.clip(thrusts[past], self.minimum[past], self.maximum[past])
-            free &= ~past
+            worst = int(numpy.argmax(excess / span))
+            thrusts[worst] = min(max(thrusts[worst], self.minimum[worst]), self.maximum[worst])
+            free[worst] = False
         return None
 
     def _largest_scale(self, target, low: float, high: float) -> float:
@@ -138,6 +143,12 @@ class Allocator:
 
     def largest(self, axis: int, sign: float) -> float:
         """Return the largest wrench component along one axis and direction (0 if none)."""
+        key = (axis, sign > 0)
+        if key not in self._largest:  # the vehicle's alone: once (cmd_vel asks every message)
+            self._largest[key] = self._search_largest(axis, sign)
+        return self._largest[key]
+
+    def _search_largest(self, axis: int, sign: float) -> float:
         if axis not in self.axes:
             return 0.0
         unit = numpy.zeros(6)

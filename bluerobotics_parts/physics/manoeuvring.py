@@ -151,7 +151,7 @@ def run(body: Body, ahead: bool = True, seconds: float = 30.0) -> Run:
     states, runaway = _integrate(rates, 6, seconds, speeds=(0, 1, 2))
     state, speeds = states[-1], [s[0] for s in states]
     final = speeds[-1]
-    settled = runaway is None and bool(_settled(speeds))
+    settled = runaway is None and bool(_settled([math.hypot(s[0], s[1]) for s in states]))
     rise = _crossing(speeds, RISE * final) if final and settled else None
     path = sum(math.hypot(b[3] - a[3], b[4] - a[4])
                for a, b in zip([numpy.zeros(6)] + states, states))
@@ -288,7 +288,7 @@ def _integrate(rates, size: int, seconds: float, speeds: tuple) -> tuple:
 
 
 def _settled(speeds: list) -> bool:
-    """Whether a run's speed changed by less than SETTLED of itself over its last second."""
+    """Whether a run's speed through the water changed by under SETTLED of it in its last s."""
     back = round(1.0 / STEP)
     if len(speeds) <= back:
         return False

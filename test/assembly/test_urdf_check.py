@@ -364,3 +364,21 @@ def test_a_bad_urdf_file_is_named(tmp_path, text, words):
         result = cli(*args)
         assert result.returncode == 1
         assert f'error: {urdf}: {words}' in result.stderr, (args, result.stderr)
+
+
+def test_a_slot_named_like_the_inertia_carrier_is_still_compared(tmp_path):
+    """A base slot ``inertia`` makes a link ``base_link_inertia`` of the config's own."""
+    from conftest import cli
+
+    config = write_config(tmp_path, 'name: bluerov2\nbase: {type: bluerov2_frame}\nslots:\n'
+                                    '  - {name: inertia, xyz: [0, 0, 0.1], accepts: '
+                                    '[lumen_light]}\n', 'rov.yaml')
+    urdf = tmp_path / 'rov.urdf'
+    assert cli('urdf', config, '-o', urdf).returncode == 0
+    assert cli('check', config, urdf).returncode == 0
+    moved = urdf.read_text(encoding='utf-8').replace(
+        'rpy="0 0 0" xyz="0 0 0.1"/>', 'rpy="0 0 0" xyz="0 0 0.2"/>')
+    assert moved != urdf.read_text(encoding='utf-8')
+    urdf.write_text(moved, encoding='utf-8')
+    result = cli('check', config, urdf)
+    assert result.returncode == 1 and 'xyz' in result.stderr, result.stderr

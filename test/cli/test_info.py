@@ -221,8 +221,8 @@ def test_a_run_that_runs_away_is_said_so_not_printed_as_numbers(default):
     ahead, astern = default.runs
     runs = (dataclasses.replace(ahead, runaway=0.34, final_speed=float('nan')), astern)
     text = info_text(dataclasses.replace(default, runs=runs))
-    assert '  full ahead: the model runs away after 0.34 s (a speed or rate past 1000): ' \
-        'check the hydrodynamics coefficients' in text
+    assert '  full ahead: the model runs away after 0.34 s (a speed past 1000 m/s or a rate ' \
+        'past 1000 rad/s): check the hydrodynamics coefficients' in text
     assert 'nan' not in text
 
 
