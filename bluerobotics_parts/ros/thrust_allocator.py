@@ -155,8 +155,8 @@ def make_node(parameter_overrides=()):
             if allocation.dropped and allocation.dropped not in self.warned:
                 self.warned.add(allocation.dropped)
                 self.get_logger().warning(
-                    f"no propeller acts on {', '.join(allocation.dropped)}: that part of the "
-                    'command is dropped')
+                    f"the propellers cannot act on {', '.join(allocation.dropped)} apart from "
+                    'the other axes: that part of the command is dropped')
             if allocation.scale < 1.0:
                 self.get_logger().warning(
                     f'the command is beyond the propellers: scaled down to '
