@@ -33,7 +33,7 @@ from .. import paths
 from ..errors import AssemblyError, ConfigError, in_line_order, InputError, Problem
 from ..files.inputs import file_kind
 from ..files.yaml_lines import load_file
-from ..formats.part_format import is_annotation, part_problems
+from ..formats.part_format import BATTERY_FIELDS, is_annotation, part_problems
 from ..formats.sensor_kinds import SECTIONS
 from ..formats.value_kinds import CONTROL
 
@@ -169,8 +169,7 @@ class PartType:
     def battery(self) -> dict | None:
         """Return the battery pack the part is or carries (voltage V, capacity Ah), if any."""
         data = self.data.get('battery')
-        return {key: float(value) for key, value in data.items()
-                if key in ('voltage', 'capacity', 'full_voltage', 'empty_voltage')} \
+        return {key: float(value) for key, value in data.items() if key in BATTERY_FIELDS} \
             if isinstance(data, dict) else None
 
     @property

@@ -258,12 +258,16 @@ def _endurance_lines(battery, endurance, read_at: tuple = ()) -> list:
     read = (f'thrust curves read at {battery.voltage:g} V' if not ends else
             f"thrust curves read at {', '.join(f'{v:g}' for v in ends)} V, where their data "
             "end short of the battery's: the figures below are rough")
+    rating = '' if battery.max_current is None else f', {battery.max_current:g} A continuous'
     lines = ['', f'battery: {battery.packs} x {battery.voltage:g} V, {battery.capacity:g} Ah in '
-             f'all ({battery.energy:.0f} Wh); {read}']
+             f'all ({battery.energy:.0f} Wh{rating}); {read}']
     for state in endurance:
         hours = 'no draw' if state.hours is None else f'{state.hours:.1f} h'
+        over = battery.max_current is not None and state.current > battery.max_current
         lines.append(f'  {state.label} -> {state.current:.1f} A, '
-                     f'{state.current * battery.voltage:.0f} W -> {hours}')
+                     f'{state.current * battery.voltage:.0f} W -> {hours}'
+                     + (f': above the continuous rating of {battery.max_current:g} A'
+                        if over else ''))
     if endurance:
         lines.append('  (the propellers alone, from their curves; electronics, lights and the '
                      "pack's voltage sag left out)")

@@ -132,7 +132,8 @@ INSTALLED_THRUST_REQUIRED = ('fraction',)
 BATTERY_FIELDS = {'voltage': _POSITIVE.described('V, nominal'),
                   'capacity': _POSITIVE.described('Ah'),
                   'full_voltage': _POSITIVE.described('V, charged'),
-                  'empty_voltage': _POSITIVE.described('V, discharged')}
+                  'empty_voltage': _POSITIVE.described('V, discharged'),
+                  'max_current': _POSITIVE.described('A, the continuous discharge rating')}
 BATTERY_REQUIRED = ('voltage', 'capacity')
 #: A position-controlled joint of the part: its slot's occupant joint, or a frame's joint
 #: (revolute or prismatic), commanded on /<vehicle>/<instance>/<name> (gazebo/composition.py).

@@ -39,6 +39,7 @@ class Battery:
     packs: int
     voltage: float  # V, nominal (the lowest of the packs')
     capacity: float  # Ah, all packs
+    max_current: float | None = None  # A, continuous, all packs; None unless each gives one
 
     @property
     def energy(self) -> float:
@@ -52,8 +53,10 @@ def vehicle_battery(record, catalogue) -> Battery | None:
     packs = [pack for pack in packs if pack]
     if not packs:
         return None
+    ratings = [p.get('max_current') for p in packs]
     return Battery(len(packs), min(p['voltage'] for p in packs),
-                   sum(p['capacity'] for p in packs))
+                   sum(p['capacity'] for p in packs),
+                   sum(ratings) if None not in ratings else None)
 
 
 def vehicle_voltage(record, catalogue) -> float:

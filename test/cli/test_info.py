@@ -192,7 +192,7 @@ def test_endurance_from_the_curves_by_hand(default):
     # full ahead asks for more than the M200 gives at 14.8 V: full throttle, its current
     assert full.current == pytest.approx(2 * curve.current(1.0, 14.8))
     text = info_text(default)
-    assert 'battery: 2 x 14.8 V, 36 Ah in all (533 Wh)' in text
+    assert 'battery: 2 x 14.8 V, 36 Ah in all (533 Wh, 120 A continuous)' in text
     assert f'-> {cruise.current:.1f} A' in text and f'{cruise.hours:.1f} h' in text
 
 
@@ -256,3 +256,37 @@ def test_no_negative_zero_from_rounding(default):
     text = info_text(dataclasses.replace(default, performance=performance))
     assert '  full astern: 0.0 N -> no steady speed' in text
     assert ' -0.0 N' not in text and '/ -0.0' not in text
+
+
+def test_a_draw_above_the_packs_continuous_rating_is_said_so():
+    """
+    Blue Robotics rate the 18 Ah pack for 60 A continuous (battery guide, BR-100842).
+
+    A BlueROV2 full ahead draws more (its four horizontal T200s at their limits); the
+    BlueBoat's two packs give 120 A, well above its 40 A.
+    """
+    rov = info_text(vehicle_info(CONFIG_DIR / 'bluerov2.yaml'))
+    assert 'battery: 1 x 14.8 V, 18 Ah in all (266 Wh, 60 A continuous)' in rov
+    full = next(line for line in rov.splitlines() if line.startswith('  full ahead: 88.3 N of'))
+    assert float(full.split('-> ')[1].split(' A')[0]) > 60
+    assert full.endswith(': above the continuous rating of 60 A')
+    boat = info_text(vehicle_info(CONFIG_DIR / 'blueboat.yaml'))
+    assert '(533 Wh, 120 A continuous)' in boat and 'above the continuous rating' not in boat
+
+
+def test_the_rating_is_left_out_when_a_pack_does_not_give_one():
+    from bluerobotics_parts.physics import power
+
+    class Part:
+        def __init__(self, battery):
+            self.battery = battery
+
+    class Record:
+        parts = [type('P', (), {'type': 'a'}), type('P', (), {'type': 'b'})]
+
+    rated = {'voltage': 14.8, 'capacity': 18.0, 'max_current': 60.0}
+    unrated = {'voltage': 14.8, 'capacity': 18.0}
+    both = power.vehicle_battery(Record, {'a': Part(rated), 'b': Part(rated)})
+    assert both.max_current == 120.0
+    one = power.vehicle_battery(Record, {'a': Part(rated), 'b': Part(unrated)})
+    assert one.max_current is None and one.capacity == 36.0
