@@ -235,11 +235,9 @@ class _Comparison:
         """
         from .urdf_writer import urdf_tree
 
-        tree = urdf_tree(self.resolution)
-        expected = list(tree.iter('joint'))
+        expected = list(urdf_tree(self.resolution).iter('joint'))
         children = {joint.find('child').get('link') for joint in expected}
-        root_link = next((link.get('name') for link in tree.iter('link')
-                          if link.get('name') not in children), None)
+        root_link = self.expected.base.name if self.expected.parts else None  # the base's link
         carried = root_link is not None and root_link + ROOT_INERTIA_SUFFIX not in children
         actual = [joint for joint in self.root.findall('joint')  # the composition's carrier
                   if not (carried and is_root_inertia_joint(joint, root_link))]

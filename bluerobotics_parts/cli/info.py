@@ -281,23 +281,22 @@ def _run_lines(body, runs) -> list:
     lines = [f'runs from rest, equal thrust, {RUN_SECONDS:g} s (surge, sway and yaw; added mass '
              f'{body.added:g} kg in translation, {body.added_yaw:g} kg m^2 in yaw; centre of '
              f'gravity {body.centre[1]:+.4f} m off the centre line):']
-    for run in runs:
-        way = f"  full {'ahead' if run.ahead else 'astern'}: "
-        if run.runaway is not None:
-            lines.append(way + RUNAWAY_TEXT.format(seconds=run.runaway))
-            continue
-        if not run.settled:
-            speed = f'still gathering way at {run.seconds:g} s ({run.final_speed:.3f} m/s)'
-        elif run.rise_time is None:
-            speed = f'{run.final_speed:.3f} m/s, never 63% of it'
-        else:
-            speed = f'63% of {run.final_speed:.3f} m/s in {run.rise_time:.2f} s'
-        side = 'to port' if run.drift >= 0 else 'to starboard'
-        held = abs(run.heading_change) <= HEADING_HELD
-        lines.append(way + f'{speed}; heading {_plain(run.heading_change):+.1f} deg, '
-                     f'{abs(run.drift):.1f} m {side} over {run.distance:.0f} m'
-                     + ('' if held else ': it does not hold its heading'))
-    return lines
+    return lines + [_outcome(run, _run_text) for run in runs]
+
+
+def _run_text(run) -> str:
+    """Return how a run from rest gets under way and whether it keeps its heading."""
+    if not run.settled:
+        speed = f'still gathering way at {run.seconds:g} s ({run.final_speed:.3f} m/s)'
+    elif run.rise_time is None:
+        speed = f'{run.final_speed:.3f} m/s, never 63% of it'
+    else:
+        speed = f'63% of {run.final_speed:.3f} m/s in {run.rise_time:.2f} s'
+    side = 'to port' if run.drift >= 0 else 'to starboard'
+    held = abs(run.heading_change) <= HEADING_HELD
+    return (f'{speed}; heading {_plain(run.heading_change):+.1f} deg, '
+            f'{abs(run.drift):.1f} m {side} over {run.distance:.0f} m'
+            + ('' if held else ': it does not hold its heading'))
 
 
 def _dip_lines(body, dips) -> list:
@@ -306,14 +305,17 @@ def _dip_lines(body, dips) -> list:
         return []
     lines = [f'pitch in those runs, submerged (surge and pitch; the thrust line '
              f'{body.thrust_lever:+.3f} m above the centre of gravity; + bow down):']
-    for dip in dips:
-        way = f"  full {'ahead' if dip.ahead else 'astern'}: "
-        if dip.runaway is not None:
-            lines.append(way + RUNAWAY_TEXT.format(seconds=dip.runaway))
-            continue
-        lines.append(way + f'{dip.worst:+.1f} deg at worst while it gathers way, '
-                     f'{dip.final:+.1f} deg under way')
-    return lines
+    return lines + [_outcome(dip, lambda d: f'{d.worst:+.1f} deg at worst while it gathers '
+                                            f'way, {d.final:+.1f} deg under way')
+                    for dip in dips]
+
+
+def _outcome(result, describe) -> str:
+    """Return one run's line (a Run or a Dip): which way, then ``describe`` or the runaway."""
+    way = f"  full {'ahead' if result.ahead else 'astern'}: "
+    if result.runaway is not None:
+        return way + RUNAWAY_TEXT.format(seconds=result.runaway)
+    return way + describe(result)
 
 
 def _autopilot_lines(wiring) -> list:

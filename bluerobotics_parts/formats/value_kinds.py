@@ -78,9 +78,14 @@ def is_real(value) -> bool:
     return not isinstance(value, str) and is_number(value) and abs(value) <= PART_LIMIT
 
 
+def _past_limit(value) -> bool:
+    """Whether ``value`` is a number (not text) beyond PART_LIMIT."""
+    return not isinstance(value, str) and is_number(value) and abs(value) > PART_LIMIT
+
+
 def not_a_number(value) -> str:
     """Return why ``value`` is not a number of part data (say ``must be ...``)."""
-    if not isinstance(value, str) and is_number(value):
+    if _past_limit(value):
         return f'must be within -{PART_LIMIT_TEXT} and {PART_LIMIT_TEXT}, got {shown(value)}'
     if isinstance(value, str) and DECIMAL.match(value.strip()):
         if re.search('[eE]', value) and not re.fullmatch(r'\s*[+-]?\d+\.\d*[eE][+-]\d+\s*',
@@ -93,8 +98,7 @@ def not_a_number(value) -> str:
 
 def beyond(value) -> str:
     """Return ' within ...' when a list holds a number past PART_LIMIT (else nothing)."""
-    past = isinstance(value, list) and any(
-        not isinstance(v, str) and is_number(v) and abs(v) > PART_LIMIT for v in value)
+    past = isinstance(value, list) and any(map(_past_limit, value))
     return f' within -{PART_LIMIT_TEXT} and {PART_LIMIT_TEXT}' if past else ''
 
 
