@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Speed of ``bluerobotics-parts render`` (issue 14), and of the drawing library it rests on.
+Speed of ``bluerobotics-parts render``, and of the drawing library it rests on.
 
 Prints, in one run:
 
@@ -25,7 +25,7 @@ Prints, in one run:
 * the library choice: importing Pillow + numpy against importing matplotlib (paired
   processes), and painting the same triangles with Pillow against matplotlib's Agg
   PolyCollection (paired, in process); skipped where matplotlib is not installed;
-* with ``--big`` (issue 22, item 11; minutes, and 420 MB of temporary files): the whole
+* with ``--big`` (minutes, and 420 MB of temporary files): the whole
   command's wall time and peak memory (its process's maximum resident set) on a user part
   whose mesh has 2 million or 5.3 million triangles (a tessellated ball on the BlueBoat; the
   larger is just under the 256 MiB a mesh may have), as PNG and as SVG, and on 1,000 flags
@@ -191,7 +191,7 @@ def _matplotlib(points, colours, canvas) -> float:
     return time.perf_counter() - start
 
 
-# -- issue 22, item 11: big meshes and many parts -------------------------------------------
+# -- big meshes and many parts ---------------------------------------------------------------
 
 _RECORD = [('normal', '<f4', 3), ('vertices', '<f4', (3, 3)), ('extra', '<u2')]
 

@@ -14,7 +14,7 @@
 # limitations under the License.
 
 """
-Speed of ``bluerobotics-parts build`` (issue 11 section 3), from paired, interleaved runs.
+Speed of ``bluerobotics-parts build``, from paired, interleaved runs.
 
 Prints, in one run:
 
@@ -243,7 +243,7 @@ def write_config(path: Path, kind: str, count: int) -> Path:
         lines.append('parts:')
         lines += [f'  - {{type: blueboat_flag, name: f{i}, xyz: [{i * 0.001:.3f}, 0, 0.3]}}'
                   for i in range(count)]
-    elif kind == 'chain of placements':  # each placed on the previous one (issue 22 item 10)
+    elif kind == 'chain of placements':  # each placed on the previous one
         lines.append('parts:')
         parent = 'base_link'
         for i in range(count):

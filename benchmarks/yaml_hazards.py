@@ -14,7 +14,7 @@
 # limitations under the License.
 
 """
-Time and peak memory of the commands on hostile inputs (issue 8's YAML and file hazards).
+Time and peak memory of the commands on hostile inputs (YAML and file hazards).
 
 Each case runs `bluerobotics-parts` in a child process with a time limit and reports the
 child's wall time, peak resident memory (from wait4's rusage) and its first line of output,

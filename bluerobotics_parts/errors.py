@@ -23,6 +23,7 @@ AssemblyError carries all of them at once.
 from __future__ import annotations
 
 import difflib
+import re
 
 
 def located(message: str, file: str | None = None, line: int | None = None) -> str:
@@ -41,6 +42,21 @@ def shown(value, limit: int = 60) -> str:
     except ValueError:  # an integer too long to print (Python refuses beyond 4300 digits)
         return 'a number too long to print'
     return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
+#: What a printed message line may hold: a longer run of non-blank characters (a 500 KB name)
+#: or line is cut, saying how long it was, so a hostile input cannot flood the terminal.
+WORD_LIMIT, LINE_LIMIT = 160, 2000
+_LONG_WORD = re.compile(r'\S{%d,}' % (WORD_LIMIT + 1))
+
+
+def printable(line: str) -> str:
+    """Return one line of a message for a terminal: control characters escaped, overlong cut."""
+    if not line.isprintable():
+        line = ''.join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+    line = _LONG_WORD.sub(lambda m: f'{m.group()[:60]}...({len(m.group())} characters)', line)
+    return line if len(line) <= LINE_LIMIT else \
+        f'{line[:LINE_LIMIT]}...({len(line) - LINE_LIMIT} characters more)'
 
 
 def _alike(a: str, b: str) -> int:

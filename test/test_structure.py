@@ -51,10 +51,22 @@ MODULES = {module_name(path): path for path in PACKAGE.rglob('*.py')}
 
 
 def imports(name: str) -> set:
-    """Return the package modules ``name`` imports: anywhere in it, relative or absolute."""
+    """
+    Return the package modules ``name`` imports: anywhere in it, relative, absolute or lazy.
+
+    ``from . import x`` counts as importing the submodule ``x`` (not the package's __init__)
+    when ``x`` is one; a ``_LAZY`` table (name -> module, loaded on first use) and a literal
+    ``import_module('bluerobotics_parts...')`` count like imports.
+    """
     path = MODULES[name]
     package = name.split('.') if path.name == '__init__.py' else name.split('.')[:-1]
+    package = [part for part in package if part]  # the package itself: ''
     found = set()
+
+    def add(target):
+        if target in MODULES and target not in ('', name):  # '': the package's names
+            found.add(target)
+
     for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
@@ -64,13 +76,22 @@ def imports(name: str) -> set:
             else:
                 continue
             module = base + (node.module.split('.') if node.module else [])
-            for target in ['.'.join(module)] + ['.'.join(module + [a.name]) for a in node.names]:
-                if target in MODULES and target not in ('', name):  # '': the package's names
-                    found.add(target)
+            submodules = ['.'.join(module + [a.name]) for a in node.names]
+            add('.'.join(module)) if not all(s in MODULES for s in submodules) else None
+            for target in submodules:
+                add(target)
         elif isinstance(node, ast.Import):
-            found.update(alias.name.partition('.')[2] for alias in node.names
-                         if alias.name.startswith('bluerobotics_parts.')
-                         and alias.name.partition('.')[2] in MODULES)
+            for alias in node.names:
+                if alias.name.startswith('bluerobotics_parts.'):
+                    add(alias.name.partition('.')[2])
+        elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+              and any(isinstance(t, ast.Name) and t.id == '_LAZY' for t in node.targets)):
+            for value in node.value.values:
+                add('.'.join(package + value.value.split('.')))
+        elif (isinstance(node, ast.Call) and getattr(node.func, 'attr', '') == 'import_module'
+              and node.args and isinstance(node.args[0], ast.Constant)
+              and str(node.args[0].value).startswith('bluerobotics_parts.')):
+            add(node.args[0].value.partition('.')[2])
     return found
 
 
@@ -124,6 +145,12 @@ def test_the_checks_see_imports_inside_functions():
     assert 'model.kinematics' in GRAPH['ros.launch_plan']  # imported in build_vehicle only
 
 
+def test_the_checks_see_lazy_imports():
+    """A module loaded on first use (a _LAZY table) counts like an import."""
+    assert {'assembly.pipeline', 'assembly.urdf_check'} <= GRAPH['assembly']
+    assert 'api' in GRAPH['']
+
+
 def python(code: str) -> str:
     result = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                             cwd=REPO, timeout=300)
@@ -143,10 +170,10 @@ def test_no_command_or_api_path_runs_xacro(tmp_path):
     loaded = python(f"""
 import sys
 from bluerobotics_parts import Assembly, build
-from bluerobotics_parts.assembly import pipeline, urdf_check as assembly
+from bluerobotics_parts.assembly import pipeline, urdf_check
 from bluerobotics_parts.cli import main as cli
 resolved = pipeline.resolve_config(None)
-assembly.check(None, resolved.urdf)
+urdf_check.check(None, resolved.urdf)
 build.build_gazebo('config/examples/user_part.yaml', gz_release='ionic')
 Assembly().fit('mast', 'blueboat_antenna_mast').build_gazebo()
 assert cli.main(['build', 'config/blueboat.yaml', '-o', {str(out)!r}]) == 0

@@ -24,6 +24,10 @@ thrust, is published in newtons on the thruster's command topic, which its Thrus
 clamps to the installed limits (``UpdateMotorCommands``, ``ApplyMotorForces``). So full
 forward gives the maximum; the T200's reverse, weaker than its forward, is reached at
 |min| / max of full reverse PWM and stays there (the clamp), where the real ESC keeps rising.
+SITL's end (Rover-4.6.2 / ArduSub-4.5.3 libraries/SITL/SIM_JSON.h and SIM_JSON.cpp): 16 PWM
+values a packet (magic 18458; 32 with ``have_32_channels``, magic 29569) sent to the port the
+plugin listens on, and it requires ``timestamp``, ``imu.gyro``, ``imu.accel_body``,
+``position`` and ``velocity`` plus ``attitude`` or ``quaternion`` back (its ``keytable``).
 """
 
 from __future__ import annotations

@@ -38,8 +38,8 @@ from ..formats.config import (ADHOC_SLOT_KEYS, BASE_KEYS, Config, entry_label, P
 from ..formats.joint_motion import LIMITED_JOINTS, LIMITS_KEYS
 
 EXPANSION, CHECK, LOAD = 'expansion', 'check', 'load'
-#: What starts the message of a problem the xacro resolver also stops at (DESIGN.md: expansion
-#: errors contain it), in both resolvers' words.
+#: What starts the message of a problem the xacro resolver also stops at (the design's contract,
+#: ../shared/DESIGN.md: expansion errors contain it), in both resolvers' words.
 ASSEMBLY_ERROR = 'ASSEMBLY ERROR: '
 #: Rules about a reference to an instance or link that does not exist (yet): the API lets a
 #: caller add the instance later.

@@ -34,8 +34,10 @@ from ..errors import AssemblyError, HydrostaticsError, StabilityError
 from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
 from ..physics import allocation, hydrostatics, manoeuvring, power, propulsion, stability
+from ..physics.water import SEA_WATER_DENSITY
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
+MATRIX_NOISE = 1e-9  # N (N m) per N: an allocation-matrix entry below it is rounding noise
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
 RUNAWAY_TEXT = ('the model runs away after {seconds:.2f} s (a speed past '
                 f'{manoeuvring.RUNAWAY:g} m/s or a rate past {manoeuvring.RUNAWAY:g} rad/s): '
@@ -69,7 +71,7 @@ def vehicle_info(config, name: str | None = None) -> Info:
     """Return everything ``info`` prints, for a config file (None: the default vehicle)."""
     resolved = resolve_config(config, name=name)
     catalogue = resolved.catalogue()
-    vehicle = Vehicle.from_urdf(resolved.urdf)
+    vehicle = Vehicle.from_tree(resolved.tree, resolved.record, catalogue)
     try:
         rests, no_rest = {model: stability.rest(resolved.urdf, model)
                           for model in stability.MODELS}, ''
@@ -105,7 +107,9 @@ def _endurance(battery, throttles, allocator, performance, coefficients) -> tupl
 
     Cruise is half the top speed: the surge force that balances the damping there (the
     Hydrodynamics coefficients, as the top speed). Full ahead is the largest surge the
-    allocator gives. The propellers' thrusts are the allocator's for that surge alone.
+    allocator gives. The propellers' thrusts are the allocator's for that surge alone; where
+    the battery's voltage gives less than the limits (set at 16 V), the label says what full
+    throttle gives there.
     """
     if battery is None or allocator is None or 0 not in allocator.axes or \
             set(allocator.names) - set(throttles.curves):
@@ -118,10 +122,18 @@ def _endurance(battery, throttles, allocator, performance, coefficients) -> tupl
         if drag <= largest:  # else even cruise asks more than the propellers give together
             states.append((f'cruise, half the top speed ({speed:.2f} m/s)', drag))
     states.append(('full ahead', largest))
-    states = [(f'{label}: {surge:.1f} N of surge', surge) for label, surge in states]
-    return tuple(power.endurance(battery, throttles, label,
-                                 allocator.allocate([surge, 0, 0, 0, 0, 0]).thrusts)
-                 for label, surge in states)
+    found = []
+    for label, surge in states:
+        thrusts = allocator.allocate([surge, 0, 0, 0, 0, 0]).thrusts
+        given = _plain(sum(allocator.matrix[0][i] * throttles.thrust(
+            name, throttles.throttle(name, thrusts[name]))
+            for i, name in enumerate(allocator.names)))
+        text = f'{label}: {surge:.1f} N of surge'
+        if given < surge * 0.995:
+            text = (f'{label}: full throttle, {given:.1f} N of surge at {throttles.voltage:g} V '
+                    f'({surge:.1f} N at {power.NO_BATTERY_VOLTAGE:g} V)')
+        found.append(power.endurance(battery, throttles, text, thrusts))
+    return tuple(found)
 
 
 def _autopilot(resolved, vehicle, catalogue):
@@ -150,7 +162,8 @@ def info_text(info: Info) -> str:
     if info.rests:
         lines += _rest_lines(info)
     else:
-        lines += [f'at rest in sea water (1025 kg/m^3): none at the surface: {info.no_rest}', '']
+        lines += [f'at rest in sea water ({SEA_WATER_DENSITY:g} kg/m^3): none at the surface: '
+                  f'{info.no_rest}', '']
     if info.limits:
         fraction = next(iter(info.limits.values())).fraction
         lines.append(f'thrust limits, N (installed: {fraction:.4g} x bench):')
@@ -183,7 +196,8 @@ def info_text(info: Info) -> str:
 def _rest_lines(info: Info) -> list:
     """Return the rest at the surface, exact and as Gazebo's Buoyancy finds it."""
     exact, harmonic = info.rests['exact'], info.rests['harmonic']
-    lines = ['at rest in sea water (1025 kg/m^3)          exact   gz-sim 8 Buoyancy']
+    lines = [f'at rest in sea water ({SEA_WATER_DENSITY:g} kg/m^3)          exact   '
+             'gz-sim 8 Buoyancy']
 
     def row(label, unit, value, digits):
         cells = [f'{value(r):>10.{digits}f}' for r in (exact, harmonic)]
@@ -225,8 +239,9 @@ def _allocation_lines(allocator, root: str) -> list:
         lines.append(f'  {allocation.AXES[axis]:<8}' + ''.join(
             f'{v:>13.4f}' for v in allocator.matrix[axis]))
     dropped = [i for i in range(len(allocation.AXES)) if i not in allocator.axes]
-    untouched = [allocation.AXES[i] for i in dropped if not allocator.matrix[i].any()]
-    following = [allocation.AXES[i] for i in dropped if allocator.matrix[i].any()]
+    acts = [abs(allocator.matrix[i]).max() > MATRIX_NOISE for i in range(len(allocation.AXES))]
+    untouched = [allocation.AXES[i] for i in dropped if not acts[i]]
+    following = [allocation.AXES[i] for i in dropped if acts[i]]
     if untouched:
         lines.append(f"  no propeller acts on: {', '.join(untouched)}")
     if following:
@@ -326,11 +341,13 @@ def _autopilot_lines(wiring) -> list:
                 *(f'  {line}' for line in wiring.splitlines())]
     frame = wiring.frame
     lines = ['', f'ArduPilot (build --autopilot ardupilot): {frame.title}, SITL {frame.firmware}',
-             '  output: servo (function), plugin channel; ArduPilot factors ' + ' '.join(AXES)]
+             '  output: servo (SERVOn_FUNCTION), plugin channel; ArduPilot factors '
+             + ' '.join(AXES)]
     for output in wiring.outputs:
         factors = ' '.join(f'{f:+d}' if f else '0' for f in output.motor.factors)
         lines.append(f'  {output.thruster}: SERVO{output.motor.servo} '
-                     f'({output.motor.function_name}), channel {output.channel}; {factors}')
+                     f'({output.motor.function_name} = {output.motor.function}), channel '
+                     f'{output.channel}; {factors}')
     return lines
 
 

@@ -30,7 +30,10 @@ from pathlib import Path
 import re
 import sys
 
-from ..errors import BlueRoboticsPartsError, OutputError
+from ..errors import BlueRoboticsPartsError, OutputError, printable
+
+#: A message of more lines than this prints that many and says how many more.
+MESSAGE_LINES = 300
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERNAL = 0, 1, 2
 
@@ -67,7 +70,7 @@ def cmd_urdf(args) -> int:
     resolved = resolve_config(args.config, name=args.name)
     if args.output:
         write_text_atomically(Path(args.output), resolved.urdf)
-        print(f'wrote {args.output}', file=sys.stderr)
+        print(f'wrote {printable(str(args.output))}', file=sys.stderr)
     else:
         sys.stdout.write(resolved.urdf)
     return EXIT_OK
@@ -98,11 +101,14 @@ def cmd_check(args) -> int:
     # '' is the shipped BlueBoat, as for every command; an unreadable URDF is one of the problems
     found = problems(read(default_config() if args.config is None else args.config),
                      Path(args.urdf))
-    for problem in found:
-        print(f'error: {problem}', file=sys.stderr)
+    for problem in found[:MESSAGE_LINES]:
+        print(f'error: {printable(str(problem))}', file=sys.stderr)
+    if len(found) > MESSAGE_LINES:
+        print(f'error: ... and {len(found) - MESSAGE_LINES} more', file=sys.stderr)
     if found:
         return EXIT_FAILED
-    print(f'OK: {args.urdf} is consistent with {args.config or "the shipped BlueBoat"}')
+    print(printable(f'OK: {args.urdf} is consistent with '
+                    f'{args.config or "the shipped BlueBoat"}'))
     return EXIT_OK
 
 
@@ -204,7 +210,7 @@ def cmd_export(args) -> int:
 
     result = export(args.config, Path(args.directory), name=args.name,
                     gz_release=args.gz_release)
-    sys.stdout.write(result.summary())
+    sys.stdout.write(''.join(printable(line) + '\n' for line in result.summary().splitlines()))
     return EXIT_OK
 
 
@@ -212,7 +218,7 @@ def cmd_verify(args) -> int:
     from ..description.export import verify
 
     identity = verify(Path(args.directory), expect=args.expect)
-    print(f'ok: {args.directory}')
+    print(f'ok: {printable(str(args.directory))}')
     print(f'identity: {identity}')
     return EXIT_OK
 
@@ -330,7 +336,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                           "link's inertial (needs Gazebo Harmonic's gz on PATH)")
 
     sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
-    sub.add_argument('urdf', help='a URDF resolved by bluerobotics_parts (with its manifest)')
+    sub.add_argument('urdf',
+                     help='a URDF resolved by bluerobotics_parts (with its assembly record)')
     vehicle_name(sub, "the URDF's robot name")
 
     sub = command('export', cmd_export, 'write a self-contained description folder with its '
@@ -395,8 +402,11 @@ def run(handler, *args) -> int:
     try:
         return handler(*args)
     except BlueRoboticsPartsError as error:
-        for line in str(error).splitlines() or [type(error).__name__]:
-            print(f'error: {line}', file=sys.stderr)
+        lines = str(error).splitlines() or [type(error).__name__]
+        for line in lines[:MESSAGE_LINES]:
+            print(f'error: {printable(line)}', file=sys.stderr)
+        if len(lines) > MESSAGE_LINES:
+            print(f'error: ... and {len(lines) - MESSAGE_LINES} more lines', file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130

@@ -28,7 +28,7 @@ import math
 from pathlib import Path
 import sys
 
-from ..errors import BlueRoboticsPartsError, MissingLibrary
+from ..errors import BlueRoboticsPartsError, MissingLibrary, printable
 
 FORMATS = {'.png': 'png', '.svg': 'svg'}
 #: import name -> (pip name, Debian / rosdep package)
@@ -93,6 +93,6 @@ def run(args) -> int:
                                 positions=joint_positions(args.joint))
     write_files_atomically(output.parent, {output.name: data}, label=output)
     for note in notes:
-        print(f'note: {note}', file=sys.stderr)
-    print(f'wrote {output} ({", ".join(views)})', file=sys.stderr)
+        print(f'note: {printable(note)}', file=sys.stderr)
+    print(f'wrote {printable(str(output))} ({", ".join(views)})', file=sys.stderr)
     return 0

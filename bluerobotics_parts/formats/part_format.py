@@ -66,14 +66,12 @@ _VECTOR = kinds.vector()
 _POSITIVE = kinds.number(positive=True)
 FRAME_FIELDS = {'xyz': _VECTOR.described('position in the parent frame, m'),
                 'rpy': _VECTOR.described('roll, pitch, yaw about the fixed axes, rad')}
-#: The joints a part's slot or frame may have (joint_motion.py: the limited ones need limits).
-PART_JOINTS = JOINTS
 _LIMITS = kinds.mapping(LIMITS_FIELDS, required=LIMITS_KEYS, annotations=ANNOTATION_PATTERN)
 SLOT_FIELDS = {**FRAME_FIELDS,
                'accepts': kinds.list_of(kinds.string()).described('part types that fit'),
                'default': kinds.string().described('the occupant unless a config says '
                                                    'otherwise, or none'),
-               'joint': kinds.choice(PART_JOINTS).described("the occupant's joint"),
+               'joint': kinds.choice(JOINTS).described("the occupant's joint"),
                'axis': _VECTOR.described("a moving joint's axis in the slot frame (default "
                                          "the occupant's axis)"),
                'limits': _LIMITS.described("a revolute or prismatic joint's range, effort "
@@ -88,11 +86,10 @@ INERTIAL_FIELDS = {'mass': _POSITIVE.described('kg'),
 #: A named frame: a link ``<instance>_<name>`` at a pose, fixed to the part by default. A
 #: ``continuous`` frame is an inner link that turns about ``axis`` (a thruster's rotor), so it
 #: needs the mass and inertia of what turns.
-FRAME_JOINTS = PART_JOINTS
 FRAME_ENTRY_FIELDS = {
     **FRAME_FIELDS,
-    'joint': kinds.choice(FRAME_JOINTS).described('fixed (default); continuous: it turns; '
-                                                  'revolute or prismatic: within limits'),
+    'joint': kinds.choice(JOINTS).described('fixed (default); continuous: it turns; '
+                                            'revolute or prismatic: within limits'),
     'limits': _LIMITS.described("a revolute or prismatic joint's range, effort and velocity"),
     'axis': _VECTOR.described('turning axis of a continuous frame, in its own frame '
                               "(default the part's axis)"),
@@ -196,10 +193,11 @@ SECTION_KINDS = {
     'hydrodynamics': kinds.keyed(HYDRODYNAMICS_NAME.pattern, kinds.number(),
                                  annotations=ANNOTATION_PATTERN).described(
         'gz Hydrodynamics coefficients: xDotU, xU, xUabsU, ...'),
-    # the sensor registry's sections: their keys and kinds are its (sensors.KINDS)
+    # the sensor registry's sections: their keys and kinds are its (sensor_kinds.KINDS)
     **{section: kinds.mapping(kind.fields, required=kind.required,
                               annotations=ANNOTATION_PATTERN).described(
-        f'a {kind.category} ({section}): sensors.py') for section, kind in SENSOR_KINDS.items()},
+        f'a {kind.category} ({section}): formats/sensor_kinds.py')
+        for section, kind in SENSOR_KINDS.items()},
 }
 _CONTROL = kinds.CONTROL  # no control characters in text written into URDF
 
@@ -370,14 +368,14 @@ class _Checker:
             self.keys(path, frame, FRAME_ENTRY_KEYS, f'frame {name}')
             self.pose(path, frame)
             joint = frame.get('joint', 'fixed')
-            if joint not in FRAME_JOINTS:
+            if joint not in JOINTS:
                 self.problem(path + ('joint',), f'frame {name}: joint must be one of '
-                             f"{', '.join(FRAME_JOINTS)}, got {shown(joint)}")
+                             f"{', '.join(JOINTS)}, got {shown(joint)}")
             self.moving_joint(path, frame, joint, f'frame {name}')
             if 'inertial' in frame:
                 self.inertial(frame['inertial'], frames, path + ('inertial',),
                               f'frame {name} inertial')
-            elif joint in FRAME_JOINTS and joint != 'fixed':
+            elif joint in JOINTS and joint != 'fixed':
                 # a massless link below a joint that is not lumped "is not modeled in sdf"
                 # (gazebosim/sdformat sdformat14_14.9.0, src/parser_urdf.cc, CreateLink)
                 self.problem(path, f'frame {name} moves (joint: {joint}), so it needs '
@@ -547,9 +545,9 @@ class _Checker:
             self.problem(path + ('default',), f'slot {name} defaults to {default}, which it '
                          f"does not accept; accepts: {', '.join(accepts) or 'nothing'}")
         joint = slot.get('joint', 'fixed')
-        if joint not in PART_JOINTS:
+        if joint not in JOINTS:
             self.problem(path + ('joint',), f'slot {name}: joint must be one of '
-                         f"{', '.join(PART_JOINTS)}")
+                         f"{', '.join(JOINTS)}")
         self.moving_joint(path, slot, joint, f'slot {name}')
         if not isinstance(slot.get('collision', True), bool):
             self.problem(path + ('collision',), f'slot {name}: collision must be true or false')

@@ -152,6 +152,18 @@ def root_inertia_split(root: ElementTree.Element, link: ElementTree.Element) -> 
     return [bare, carrier, joint]
 
 
+def with_root_inertia_split(robot: ElementTree.Element, root_link: str) -> ElementTree.Element:
+    """Return a copy of ``robot`` whose root link's inertia rides on ``<root>_inertia``."""
+    copy = ElementTree.Element(robot.tag, robot.attrib)
+    copy.text, copy.tail = robot.text, robot.tail
+    for child in robot:
+        if child.tag == 'link' and child.get('name') == root_link:
+            copy.extend(root_inertia_split(robot, child))
+        else:
+            copy.append(child)
+    return copy
+
+
 def carrier_links(root: ElementTree.Element) -> list:
     """
     Return the massless links that are the parent of a moving joint (CARRIER_MASS, above).

@@ -25,7 +25,7 @@ the propellers' current only (electronics, lights and the pack's voltage sag are
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import thrust_curves
 
@@ -86,6 +86,21 @@ class Throttles:
     def throttle(self, instance: str, thrust: float) -> float:
         """Return the throttle that gives an installed thrust (N); beyond reach: full."""
         return self.curves[instance].throttle(thrust / self.fractions[instance], self.voltage)
+
+    def reachable(self, limits: dict) -> dict:
+        """
+        Return ``limits`` (propulsion.ThrustLimits) cut to what full throttle gives here.
+
+        The parts' limits are the Gazebo Thruster's (16 V); below that voltage a full throttle
+        gives less, and an allocator that plans in throttles must plan within it or its
+        clipped propellers would turn the command's direction.
+        """
+        return {name: replace(limit,
+                              bench_max=min(limit.bench_max, self.thrust(name, 1.0)
+                                            / limit.fraction),
+                              bench_min=max(limit.bench_min, self.thrust(name, -1.0)
+                                            / limit.fraction))
+                if name in self.curves else limit for name, limit in limits.items()}
 
     def current(self, thrusts: dict) -> float:
         """Return the current, A, the propellers draw for installed thrusts in N."""

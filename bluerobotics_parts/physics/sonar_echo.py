@@ -15,23 +15,15 @@
 """
 A Ping360 ping's echo profile from the one range Gazebo gives: where it lands and how strong.
 
-Where is the protocol's arithmetic (bluerobotics/ping-protocol, src/definitions/ping360.json):
-sample ``i`` is taken ``i x sample_period`` ticks of 25 ns after the transmission, so it hears
-what lies at ``c x t / 2``; the ping covers ``number_of_samples`` of them. The transmitted
-pulse lasts ``transmit_duration`` us, so an echo fills ``c x duration / 2`` of range. The
-firmware's limits and boot settings are Ping Viewer's (bluerobotics/ping-viewer,
-src/sensor/ping360.cpp at 0065262: "The firmware defaults at boot"); the rule that picks the
-settings for a range is the one Ping Viewer and the CentraleNantes ROS driver use (sample
-period from the range and the samples; transmit duration 8000 x range / c us, at least 2.5
-sample periods, within the firmware's 5 to 500 us).
-
-How strong is a model, not a measurement: Gazebo's lidar gives each ray a range and, as its
-intensity, the hit visual's laser retro-reflectivity (gazebosim/gz-sensors gz-sensors8_8.2.2,
-src/Lidar.cc, Lidar::PublishLidarScan: the render buffer's second channel), an optical
-property no shipped part or world sets, not an acoustic target strength. The level falls
-with two-way spherical spreading (40 log10 r) and absorption (``ABSORPTION_DB_PER_M`` each
-way); one count of the 0-255 byte per dB; the gain setting adds ``GAIN_DB``. Those levels
-are estimates (marked here and in NOTES.md), the shape is physics.
+Where is the protocol's timing (bluerobotics/ping-protocol, src/definitions/ping360.json):
+sample ``i`` is heard ``i x sample_period`` ticks of 25 ns after the transmission, at
+``c x t / 2``; a pulse of ``transmit_duration`` us fills ``c x duration / 2`` of range. The
+firmware's limits and boot settings, and the rule that picks the settings for a range, are
+Ping Viewer's (bluerobotics/ping-viewer, src/sensor/ping360.cpp at 0065262), which the
+CentraleNantes ROS driver shares. How strong is a model, its levels estimates: Gazebo's lidar
+intensity is the hit visual's laser retro-reflectivity (gz-sensors8_8.2.2 src/Lidar.cc,
+Lidar::PublishLidarScan), not an acoustic target strength, so the level here falls with
+two-way spreading (40 log10 r) and ``ABSORPTION_DB_PER_M`` each way, plus ``GAIN_DB``.
 """
 
 from __future__ import annotations
@@ -83,7 +75,12 @@ class Ping:
 
 def settings_for_range(range_m: float, number_of_samples: int = MAX_SAMPLES,
                        speed_of_sound: float = 1500.0) -> dict:
-    """Return sample_period and transmit_duration for a range, as Ping Viewer picks them."""
+    """
+    Return sample_period and transmit_duration for a range, as Ping Viewer picks them.
+
+    The sample period spreads the samples over the range and back; the transmit duration is
+    8000 x range / c us, at least 2.5 sample periods, within the firmware's 5 to 500 us.
+    """
     period = int(2.0 * range_m / (number_of_samples * speed_of_sound * TICK))
     period = min(max(period, MIN_SAMPLE_PERIOD), MAX_SAMPLE_PERIOD)
     period_us = period * TICK * 1e6

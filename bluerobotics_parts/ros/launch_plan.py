@@ -381,10 +381,14 @@ def display_plan(values, environ=None) -> DisplayPlan:
     """
     Plan display.launch.py: the plain URDF in robot_state_publisher, sliders, RViz.
 
-    The plain URDF has no Gazebo blocks; nothing of Gazebo starts.
+    The plain URDF has no Gazebo blocks; nothing of Gazebo starts. Its root link's inertia
+    rides on a child link, as in the launch's built description, so kdl_parser has nothing
+    to warn about (gazebo/composition.py, root_inertia_split).
     """
     from .rviz_view import vehicle_rviz
     from ..assembly import pipeline
+    from ..assembly.urdf_writer import urdf_text
+    from ..gazebo.composition import with_root_inertia_split
     from ..model import topics
 
     args = parse_arguments(values, DISPLAY_ARGUMENTS)
@@ -393,7 +397,8 @@ def display_plan(values, environ=None) -> DisplayPlan:
     folder = artefact_dir(names.name, environ)
     write_artefacts(folder, {DISPLAY_RVIZ_FILE: vehicle_rviz(names).encode('utf-8')})
     nodes = (
-        _state_publisher(names.name, resolved.urdf),
+        _state_publisher(names.name, urdf_text(with_root_inertia_split(
+            resolved.tree, names.root_link))),
         NodeSpec('joint_state_publisher_gui', 'joint_state_publisher_gui',
                  'joint_state_publisher_gui', names.name,
                  remappings=(('joint_states', names.ros_joint_state_topic),)),

@@ -16,21 +16,13 @@
 The simulated Ping360 as its owners' tools reach it: ping-protocol over UDP.
 
 A real Ping360 on Ethernet answers ping-protocol datagrams (formats/ping_protocol.py); Ping
-Viewer, the brping library and the ROS drivers built on it connect to it by host and port
-(brping's ``connect_udp`` defaults to port 12345). ``Ping360Device`` answers the way the
-protocol documents (src/definitions/common.json, ping360.json) and the way Ping Viewer drives
-it (ping-viewer src/sensor/ping360.cpp: ``general_request`` for ``device_information``, then
-``transducer`` with ``transmit`` = 1, one ``device_data`` each): ``general_request`` for
-``protocol_version``, ``device_information`` or ``device_data``; ``transducer`` (moves the head,
-pings when ``transmit`` is 1, replies ``device_data`` once the ping's listening time has passed);
-``auto_transmit`` (steps back and forth between the start and stop angles, ``auto_device_data``
-each ping, until ``motor_off``, ``reset`` or another ``transducer``); ``motor_off`` (``ack``).
-Settings out of the protocol's ranges get a ``nack`` naming the field and what is valid. What
-a device sends (ack, nack, data) and ids it does not know get no answer, so two devices never
-answer each other for ever. The echo of each ping is physics/sonar_echo.py's, at the range
-Gazebo's scan gives at that angle.
-
-Plain Python, no ROS: ``scan_to_ping360`` serves it next to its beam topic (``Ping360Server``).
+Viewer, the brping library and the ROS drivers built on it connect by host and port (brping's
+``connect_udp``: port 12345). ``Ping360Device`` answers as the protocol documents
+(src/definitions/common.json, ping360.json) and as Ping Viewer drives it (ping-viewer
+src/sensor/ping360.cpp): ``general_request``, ``transducer``, ``auto_transmit`` and
+``motor_off`` (``Ping360Device.handle`` says how each is answered); settings out of range get a
+``nack`` naming the field. The echo of each ping is physics/sonar_echo.py's, at the range
+Gazebo's scan gives at that angle. Plain Python, no ROS: ``scan_to_ping360`` serves it.
 """
 
 from __future__ import annotations
@@ -115,7 +107,17 @@ class Ping360Device:
         return echo_profile(float(self.range_at(self.state['angle'])), self._ping())
 
     def handle(self, frame: pp.Frame) -> list:
-        """Return the replies to one frame from the host (none for what needs no answer)."""
+        """
+        Return the replies to one frame from the host (none for what needs no answer).
+
+        ``general_request`` for ``protocol_version``, ``device_information`` or
+        ``device_data``; ``transducer`` moves the head and, with ``transmit`` 1, pings and
+        replies ``device_data`` once the ping's listening time has passed; ``auto_transmit``
+        steps back and forth between the start and stop angles (``auto_device_data`` each ping)
+        until ``motor_off``, ``reset`` or another ``transducer``; ``motor_off`` gets an ``ack``.
+        What a device sends (ack, nack, data) and unknown ids get no answer, so two devices
+        never answer each other for ever.
+        """
         if frame.message_id not in HOST_COMMANDS or \
                 frame.dst_device_id not in (0, self.device_id, BROADCAST):
             return []

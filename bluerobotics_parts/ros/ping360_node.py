@@ -16,21 +16,14 @@
 ``scan_to_ping360``: a simulated Ping360 that turns, one beam a step.
 
 Gazebo's scanning sonar gives the whole circle at once (a LaserScan, bridged); this node steps
-a head through it as the Ping360 does (physics/scanning_sonar.py): every ``2 x range / speed of
-sound`` it publishes the one beam at the head's angle, as a sensor_msgs/msg/LaserScan of one
-ray (``angle_min`` = ``angle_max`` = the bearing, rad; the angle in the Ping360's gradians is
-that times 400 / 2 pi), stamped in the head frame, its intensity the echo's 0-255 level at the
-``gain`` setting (physics/sonar_echo.py). RViz's LaserScan display with a decay time of a turn
-draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step`` and
-``sector`` in gradians, ``range`` in m, ``gain`` 0 low (the firmware's boot setting), 1 normal,
-2 high.
-
-It also answers ping-protocol on UDP ``ping_host``:``ping_port`` (ros/ping360_device.py), so Ping
-Viewer, brping and the ROS drivers built on it read the simulated sonar as they read a real one
-on Ethernet; its head is the connected tool's to turn (the beam topic keeps its own sweep), its
-echoes come from the same Gazebo circle. ``ping_port`` 12345 by default (brping's), 0 any free
-port, negative none; a port in use is a warning, not a failure (two sonars on one machine: give
-the second its own). Ends cleanly on SIGINT and SIGTERM (node_runner.py).
+a head through it as the Ping360 does (physics/scanning_sonar.py): every ``2 x range / c`` it
+publishes the beam at the head's angle as a one-ray sensor_msgs/msg/LaserScan (``angle_min`` =
+``angle_max`` = the bearing, rad), stamped in the head frame, its intensity the echo's 0-255
+level at the ``gain`` setting (physics/sonar_echo.py); RViz's LaserScan display with a decay of
+a turn draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step`` and
+``sector`` in gradians, ``range`` in m, ``gain`` 0 low (the boot setting), 1 normal, 2 high.
+It also answers ping-protocol on UDP ``ping_host``:``ping_port`` (ros/ping360_device.py; make_node
+says how), so Ping Viewer and brping read it as a real sonar on Ethernet.
 """
 
 from __future__ import annotations
@@ -78,6 +71,11 @@ def make_node(parameter_overrides=()):
         speed_of_sound  m/s
         gain            0 low, 1 normal, 2 high: the beam's intensity
         ping_host, ping_port  where ping-protocol is answered (port 0 any, negative none)
+
+    The tool connected over ping-protocol turns its own head (the beam topic keeps its sweep);
+    its echoes come from the same Gazebo circle. ``ping_port`` 12345 by default (brping's); a
+    port in use is a warning, not a failure (a second sonar on the machine needs its own).
+    Ends cleanly on SIGINT and SIGTERM (node_runner.py).
     """
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile

@@ -30,6 +30,7 @@ the simulation as it drives the real thruster. Ends cleanly on SIGINT and SIGTER
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 import sys
 
@@ -51,12 +52,13 @@ class AllocatorError(BlueRoboticsPartsError):
     """The allocator cannot start: no description, or one without propellers."""
 
 
-def vehicle_allocation(description: str, voltage: float = 0.0):
+def vehicle_allocation(description: str, voltage: float = 0.0, output: str = 'thrust'):
     """
     Return (the Allocator of a built URDF file, instance -> its ThrusterTopics, Throttles).
 
     The same record, part files and names as the build (model/topics.py), so the thrusts go
-    where the bridge takes them to Gazebo. ``voltage`` 0: the battery's.
+    where the bridge takes them to Gazebo. ``voltage`` 0: the battery's. With ``output``
+    throttle it plans within what full throttle gives at that voltage.
     """
     from ..assembly import catalogue as part_catalogue
     from ..assembly.record import parse_urdf, read, read_urdf_file
@@ -70,16 +72,18 @@ def vehicle_allocation(description: str, voltage: float = 0.0):
         raise AllocatorError('thrust_allocator needs the parameter description: the built URDF '
                              '(e.g. -p description:=out/blueboat/robot_description.urdf)')
     path = Path(description)
-    text = read_urdf_file(path)
-    record = read(parse_urdf(text), path.absolute().parent)
+    robot = parse_urdf(read_urdf_file(path))
+    record = read(robot, path.absolute().parent)
     catalogue = part_catalogue.catalogue([file for _, file in record.part_files])
     names = vehicle_topics(record, catalogue)
     limits = propulsion.thrust_limits(record, catalogue)
-    allocator = Allocator(Vehicle.from_urdf(text), limits)
+    throttles = Throttles(record, catalogue, limits, voltage or None)
+    if output == 'throttle':
+        limits = throttles.reachable(limits)
+    allocator = Allocator(Vehicle.from_tree(robot, record, catalogue, names), limits)
     if not allocator.names:
         raise AllocatorError(f'{path}: the vehicle {record.robot_name} has no propeller to '
                              'drive')
-    throttles = Throttles(record, catalogue, limits, voltage or None)
     return allocator, {t.instance: t for t in names.thrusters}, throttles
 
 
@@ -111,7 +115,7 @@ def make_node(parameter_overrides=()):
                 raise AllocatorError(f'thrust_allocator: output {self.output!r} is not one of '
                                      f"{', '.join(OUTPUTS)}")
             self.allocator, topics, self.throttles = vehicle_allocation(
-                str(value('description')), float(value('voltage')))
+                str(value('description')), float(value('voltage')), self.output)
             if self.output == 'throttle':
                 missing = [n for n in self.allocator.names if n not in self.throttles.curves]
                 if missing:
@@ -152,15 +156,17 @@ def make_node(parameter_overrides=()):
             self.publish(self.allocator.allocate(wrench))
 
         def publish(self, allocation) -> None:
-            if allocation.dropped and allocation.dropped not in self.warned:
-                self.warned.add(allocation.dropped)
+            new = [axis for axis in allocation.dropped if axis not in self.warned]
+            if new:  # once per axis for the node's life
+                self.warned.update(new)
                 self.get_logger().warning(
-                    f"the propellers cannot act on {', '.join(allocation.dropped)} apart from "
-                    'the other axes: that part of the command is dropped')
+                    f"the propellers cannot act on {', '.join(new)} apart from the other "
+                    'axes: that part of the command is dropped')
             if allocation.scale < 1.0:
                 self.get_logger().warning(
                     f'the command is beyond the propellers: scaled down to '
-                    f'{100 * allocation.scale:.0f}% (same direction)', throttle_duration_sec=2.0)
+                    f'{_percent_below(allocation.scale)}% (same direction)',
+                    throttle_duration_sec=2.0)
             for name, thrust in allocation.thrusts.items():
                 if self.output == 'throttle':
                     self.throttle_out[name].publish(
@@ -169,6 +175,11 @@ def make_node(parameter_overrides=()):
                     self.thrust_out[name].publish(Float64(data=float(thrust)))
 
     return ThrustAllocator()
+
+
+def _percent_below(scale: float) -> str:
+    """Return a scale under 1 as a percentage that never reads 100 (0.99996 -> 99.9)."""
+    return f'{math.floor(scale * 1000) / 10:.1f}'
 
 
 def _components(linear, angular) -> tuple:

@@ -61,6 +61,65 @@ def test_every_name_is_one_arduPilot_defines_for_the_firmware(config):
     assert parameters.known('ardusub', 'SERVO17_FUNCTION') is None
 
 
+#: Where ArduPilot's source defines each name the files hold: (file, definition) pairs, each
+#: definition a regular expression over the file; {n} is the servo's number, {field} its key.
+DEFINITIONS = (
+    (r'FRAME_CONFIG', 'ardusub', [('ArduSub/Parameters.cpp', r'GSCALAR\(\w+,\s*"FRAME_CONFIG"')]),
+    (r'MOT_PWM_(?P<field>MIN|MAX)', 'ardusub', [
+        ('ArduSub/Parameters.cpp', r'GOBJECT\(motors,\s*"MOT_"'),
+        ('libraries/AP_Motors/AP_MotorsMulticopter.cpp', r'AP_GROUPINFO\("PWM_{field}"')]),
+    (r'FRAME_CLASS', 'ardurover', [('Rover/Parameters.cpp', r'AP_GROUPINFO\("FRAME_CLASS"')]),
+    (r'SERVO(?P<n>\d+)_(?P<field>FUNCTION|MIN|MAX|TRIM)', None, [
+        ('{vehicle}/Parameters.cpp', r'AP_SUBGROUPINFO\(servo_channels,\s*"SERVO"'),
+        ('libraries/SRV_Channel/SRV_Channels.cpp',
+         r'AP_SUBGROUPINFO\(obj_channels\[\d+\],\s*"{n}_"'),
+        ('libraries/SRV_Channel/SRV_Channel.cpp', r'AP_GROUPINFO\("{field}"')]),
+)
+
+
+def ardupilot_source(firmware: str):
+    """
+    Return an ArduPilot checkout to read, or None.
+
+    ``ARDUPILOT_SOURCE`` when set, else the first folder above the SITL program holding
+    ``libraries/AP_Param`` (a waf build's build/sitl/bin/ is inside its checkout).
+    """
+    import os
+    from pathlib import Path
+    import shutil
+
+    given = os.environ.get('ARDUPILOT_SOURCE')
+    candidates = [Path(given)] if given else []
+    program = shutil.which(firmware)
+    if program:
+        candidates += list(Path(os.path.realpath(program)).parents)
+    return next((c for c in candidates if (c / 'libraries' / 'AP_Param').is_dir()), None)
+
+
+@pytest.mark.parametrize('config', sorted(EXPECTED))
+def test_every_name_is_defined_in_arduPilots_own_source(config):
+    """Read where a checkout is found: each name's group and field where ArduPilot declares it."""
+    import re
+
+    built = build_gazebo(CONFIG_DIR / config, autopilot='ardupilot')
+    firmware = built.autopilot.frame.firmware
+    source = ardupilot_source(firmware)
+    if source is None:
+        pytest.skip('needs an ArduPilot checkout to read (ARDUPILOT_SOURCE, or the '
+                    f'{firmware} program built inside one)')
+    vehicle = {'ardusub': 'ArduSub', 'ardurover': 'Rover'}[firmware]
+    for name in read_parm(built.ardupilot_parm):
+        rule = next(((found, files) for pattern, only, files in DEFINITIONS
+                     if only in (None, firmware)
+                     for found in [re.fullmatch(pattern, name)] if found), None)
+        assert rule is not None, f'{name}: no definition to look for'
+        found, files = rule
+        for path, definition in files:
+            text = (source / path.format(vehicle=vehicle)).read_text(errors='replace')
+            needle = definition.format(**found.groupdict())
+            assert re.search(needle, text), f'{name}: {needle} not in {source / path}'
+
+
 def test_build_writes_the_parameters_beside_the_urdf_and_says_how_to_fly(tmp_path):
     result = cli('build', CONFIG_DIR / 'bluerov2.yaml', '-o', tmp_path, '--autopilot',
                  'ardupilot', '--autopilot-instance', '2')
@@ -79,9 +138,9 @@ def test_info_shows_each_output_its_servo_and_ardupilots_factors():
     text = cli('info', CONFIG_DIR / 'bluerov2_heavy.yaml').stdout
     assert 'ArduPilot (build --autopilot ardupilot): ArduSub Vectored_6DOF (FRAME_CONFIG 2)' \
         in text
-    assert '  thruster_5: SERVO5 (Motor5), channel 4; +1 -1 0 -1 0 0' in text
+    assert '  thruster_5: SERVO5 (Motor5 = 37), channel 4; +1 -1 0 -1 0 0' in text
     boat = cli('info', CONFIG_DIR / 'blueboat.yaml').stdout
-    assert '  motor_stbd: SERVO3 (ThrottleRight), channel 2; 0 0 -1 0 +1 0' in boat
+    assert '  motor_stbd: SERVO3 (ThrottleRight = 74), channel 2; 0 0 -1 0 +1 0' in boat
 
 
 def test_info_says_why_a_frame_cannot_drive_an_assembly(tmp_path):

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Revolute and prismatic joints in the part format (issue 23, item 1): a slot or a frame moves.
+Revolute and prismatic joints in the part format: a slot or a frame moves.
 
 The loader's checks with their lines, the URDF's <axis> and <limit> (check_urdf reads it), both
 resolvers alike, the vehicle model's limits, poses at a joint position, ``tree --poses``.

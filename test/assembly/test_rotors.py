@@ -15,9 +15,9 @@
 """
 Thrusters whose rotor alone turns: the part data, the frames that carry it, the vehicles.
 
-Issue 20: each T200 and M200 was one link on the continuous joint, so its whole mass spun and
-acted as a gyroscope on the vehicle. Now the body sits on its slot's fixed joint and only a
-light rotor frame turns, with the whole part's mass and centre of mass kept.
+A spinning whole thruster would act as a gyroscope on the vehicle: the body sits on its slot's
+fixed joint and only a light rotor frame turns, with the whole part's mass and centre of mass
+kept.
 """
 
 from bluerobotics_parts.assembly.catalogue import shipped
@@ -36,7 +36,7 @@ WHOLE_SPIN = {'t200_thruster_cw': 0.00043, 't200_thruster_ccw': 0.00043,
               'm200_weedless_prop_cw': 0.0002352, 'm200_weedless_prop_ccw': 0.0002352}
 
 # Mass (kg) and centre of gravity (m, base_link) of the shipped vehicles before the split
-# (the whole thruster on its continuous joint), printed by `info` at bf5390c (issue 19).
+# (the whole thruster on its continuous joint), printed by `info` at bf5390c.
 BEFORE = {'blueboat.yaml': (17.05, (0.012385, -0.003372, 0.053488)),
           'bluerov2.yaml': (10.5, (0.006071, 0.0, -0.039057)),
           'bluerov2_heavy.yaml': (13.5, (0.00473, 0.0, -0.02876)),

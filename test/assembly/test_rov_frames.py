@@ -38,7 +38,7 @@ ACCESSORY_SLOTS = {  # slot: (accepts, default)
     'navigator': (('navigator_flight_controller',), 'navigator_flight_controller'),
     'depth': (('bar30_pressure_sensor',), 'bar30_pressure_sensor'),
     'scanning_sonar': (('ping360',), 'none'),
-    'gripper': (('newton_gripper',), 'none'),  # under the bottom panel (issue 23)
+    'gripper': (('newton_gripper',), 'none'),  # under the bottom panel
 }
 FRAMES = {'bluerov2_frame': 6, 'bluerov2_heavy_frame': 8}
 

@@ -83,7 +83,7 @@ def test_the_schema_command_names_the_choices():
     result = cli('schema', 'vehicle')
     assert result.returncode == 1
     assert "invalid choice: 'vehicle'" in result.stderr and "'part'" in result.stderr
-    missing = cli('schema')  # issue 22 item 6: not "required: which"
+    missing = cli('schema')  # names the choices, not "required: which"
     assert missing.returncode == 1  # argparse's 2 is turned into a usage error's 1
     assert 'required: {config,part}' in missing.stderr
 

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from bluerobotics_parts.assembly import urdf_check as assembly
+from bluerobotics_parts.assembly import urdf_check
 from bluerobotics_parts.assembly.pipeline import resolve_config
 from bluerobotics_parts.assembly.record import read
 from bluerobotics_parts.errors import AssemblyError
@@ -41,8 +41,8 @@ def messages(found) -> list[str]:
 def test_a_clean_config_has_no_problems(tmp_path):
     config = located(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n')
     urdf = resolve_config(config).urdf
-    assert assembly.problems(config, urdf) == []
-    assembly.check(config, urdf)  # does not raise
+    assert urdf_check.problems(config, urdf) == []
+    urdf_check.check(config, urdf)  # does not raise
 
 
 def test_the_record_is_read_from_the_urdf(default_urdf):
@@ -55,7 +55,7 @@ def test_the_record_is_read_from_the_urdf(default_urdf):
 
 def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
     config = located(tmp_path, 'parts:\n  - {slot: ping, of: ping_mont, type: none}\n')
-    found = messages(assembly.problems(config, default_urdf))
+    found = messages(urdf_check.problems(config, default_urdf))
     assert len(found) == 1
     assert found[0].startswith(f'{config.file}:2: parts entry #1 (slot ping): of: ping_mont '
                                'matches no fitted instance; instances: base_link, battery_port')
@@ -64,7 +64,7 @@ def test_entry_whose_of_matches_no_instance(tmp_path, default_urdf):
 
 def test_entry_whose_slot_is_not_on_that_instance(tmp_path, default_urdf):
     config = located(tmp_path, 'parts:\n  - slot: pingg\n    of: ping_mount\n    type: none\n')
-    found = messages(assembly.problems(config, default_urdf))
+    found = messages(urdf_check.problems(config, default_urdf))
     assert found == [f'{config.file}:2: ASSEMBLY ERROR: parts entry #1 (slot pingg): ping_mount '
                      "(blueboat_ping_singlebeam_mount) has no slot 'pingg'; did you mean ping? "
                      'its slots: ping']
@@ -95,7 +95,7 @@ def test_adhoc_slot_whose_of_matches_nothing(tmp_path):
 def test_free_placement_whose_parent_matches_nothing(tmp_path):
     config = located(tmp_path, 'parts:\n  - {type: blueboat_flag, name: f2, parent: mastt}\n')
     urdf_config = located(tmp_path / '..', 'parts:\n  - {type: blueboat_flag, name: f2}\n')
-    found = messages(assembly.problems(config, resolve_config(urdf_config).urdf))
+    found = messages(urdf_check.problems(config, resolve_config(urdf_config).urdf))
     assert found == [f'{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; '
                      'instances: base_link, battery_port, battery_stbd, f2, flag, gnss, '
                      'motor_port, motor_stbd, navigator, ping, ping_mount (slot and frame '
@@ -142,7 +142,7 @@ def test_instance_named_like_a_slot_link(tmp_path):
 ])
 def test_unknown_keys_at_every_level(tmp_path, default_urdf, text, line, fragment):
     config = located(tmp_path, text)
-    found = messages(assembly.problems(config, default_urdf))
+    found = messages(urdf_check.problems(config, default_urdf))
     assert any(m.startswith(f'{config.file}:{line}: {fragment}') for m in found), found
 
 
@@ -157,7 +157,7 @@ def test_unknown_key_is_reported_before_resolving(tmp_path):
 def test_every_problem_is_listed_at_once(tmp_path, default_urdf):
     config = located(tmp_path, 'colour: red\nparts:\n  - {slot: x, of: nobody, type: none}\n')
     with pytest.raises(AssemblyError) as caught:
-        assembly.check(config, default_urdf)
+        urdf_check.check(config, default_urdf)
     assert len(caught.value.problems) == 2
     assert "unknown key 'colour'" in str(caught.value)
     assert 'of: nobody matches no fitted instance' in str(caught.value)
@@ -165,7 +165,7 @@ def test_every_problem_is_listed_at_once(tmp_path, default_urdf):
 
 def test_a_urdf_from_another_config_is_inconsistent(tmp_path, default_urdf):
     config = located(tmp_path, 'parts:\n  - {slot: motor_port, type: t200_thruster_ccw}\n')
-    found = messages(assembly.problems(config, default_urdf))
+    found = messages(urdf_check.problems(config, default_urdf))
     assert found == [f'{config.file}:2: parts entry #1 (slot motor_port): the config fits '
                      't200_thruster_ccw but the URDF has m200_weedless_prop_ccw in slot '
                      'motor_port of base_link: the URDF was not resolved from this config']
@@ -173,14 +173,14 @@ def test_a_urdf_from_another_config_is_inconsistent(tmp_path, default_urdf):
 
 def test_a_urdf_without_manifest_is_a_problem(tmp_path):
     config = located(tmp_path, '')
-    found = messages(assembly.problems(config, '<robot name="x"><link name="a"/></robot>'))
+    found = messages(urdf_check.problems(config, '<robot name="x"><link name="a"/></robot>'))
     assert found == ['the URDF has no <assembly_part> records: it was not resolved by '
                      'bluerobotics_parts (urdf/assembly.xacro)']
 
 
 def test_check_accepts_a_plain_dict(default_urdf):
-    assert assembly.problems({}, default_urdf) == []
-    assert messages(assembly.problems({'colour': 1}, default_urdf)) == [
+    assert urdf_check.problems({}, default_urdf) == []
+    assert messages(urdf_check.problems({'colour': 1}, default_urdf)) == [
         "the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files"]
 
 
@@ -229,7 +229,7 @@ def test_the_check_runs_both_ways(tmp_path, resolve_text, config_text, urdf_conf
     from conftest import REPO
 
     config = located(tmp_path, config_text)
-    found = messages(assembly.problems(config, resolve_text(REPO / urdf_config)))
+    found = messages(urdf_check.problems(config, resolve_text(REPO / urdf_config)))
     assert any(fragment in m and m.endswith('the URDF was not resolved from this config')
                for m in found), found
 
@@ -239,9 +239,9 @@ def test_check_reads_a_urdf_path_and_names_an_unreadable_one(tmp_path, default_u
 
     path = tmp_path / 'robot.urdf'
     path.write_text(default_urdf)
-    assert assembly.problems({}, path) == []
+    assert urdf_check.problems({}, path) == []
     path.write_bytes(b'\xff\xfe')
-    assert 'cannot read' in messages(assembly.problems({}, Path(path)))[0]
+    assert 'cannot read' in messages(urdf_check.problems({}, Path(path)))[0]
 
 
 def test_every_shipped_urdf_checks_against_its_own_config_only(resolve_text):
@@ -250,7 +250,7 @@ def test_every_shipped_urdf_checks_against_its_own_config_only(resolve_text):
     urdfs = {path: resolve_text(path) for path in SHIPPED_CONFIGS}
     for config in SHIPPED_CONFIGS:
         for path, urdf in urdfs.items():
-            found = assembly.problems(config, urdf)
+            found = urdf_check.problems(config, urdf)
             if path == config:
                 assert found == [], (config, found)
             else:
@@ -263,7 +263,7 @@ def test_an_edited_slot_pose_is_named_at_its_ad_hoc_slot(tmp_path, resolve_text)
 
     config = REPO / 'config' / 'examples' / 'ping_at_bow.yaml'
     urdf = resolve_text(config).replace('xyz="0.45 0.3615 -0.06"', 'xyz="0.45 0.3615 -0.6"')
-    assert messages(assembly.problems(config, urdf)) == [
+    assert messages(urdf_check.problems(config, urdf)) == [
         f'{config}:7: slots entry #1 (bow_ping): xyz is [0.45, 0.3615, -0.06] in the config '
         "but '0.45 0.3615 -0.6' in the URDF: the URDF was not resolved from this config"]
 
@@ -272,7 +272,7 @@ def test_an_edited_pose_from_the_part_data_is_named(default_urdf):
     from bluerobotics_parts import paths
 
     urdf = default_urdf.replace('xyz="-0.52 0.301 -0.117"', 'xyz="-0.52 0.301 0.117"')
-    assert messages(assembly.problems(None, urdf)) == [
+    assert messages(urdf_check.problems(None, urdf)) == [
         f'{paths.default_config()}: joint base_link_motor_port_joint: xyz is '
         "'-0.52 0.301 0.117' in the URDF but '-0.52 0.301 -0.117' from the part data: the URDF "
         'was not resolved from this config']
@@ -280,7 +280,7 @@ def test_an_edited_pose_from_the_part_data_is_named(default_urdf):
 
 def test_numbers_are_compared_as_numbers(default_urdf):
     urdf = default_urdf.replace('xyz="-0.52 0.301 -0.117"', 'xyz="-5.2e-1 0.3010 -0.117"')
-    assert assembly.problems(None, urdf) == []
+    assert urdf_check.problems(None, urdf) == []
 
 
 def test_a_record_in_another_order_is_named(default_urdf):
@@ -290,7 +290,7 @@ def test_a_record_in_another_order_is_named(default_urdf):
     slots = root.findall('assembly_slot')
     root.remove(slots[0])
     root.append(slots[0])  # the same records, the first slot last
-    found = messages(assembly.problems({}, root))
+    found = messages(urdf_check.problems({}, root))
     assert len(found) == 1 and found[0].startswith(
         'the URDF records other slots than the config resolves to, from record #1 on '
         '(of=base_link name=motor_port link=base_link_motor_port expected, of=base_link '
@@ -302,12 +302,16 @@ def test_a_missing_joint_is_named(default_urdf):
 
     root = parse_urdf(default_urdf)
     root.remove(root.find("joint[@name='flag_joint']"))
-    found = messages(assembly.problems(None, root))
+    found = messages(urdf_check.problems(None, root))
     assert found and 'flag_joint' in found[0], found
 
 
 def test_the_documented_names_are_on_the_assembly_folder(tmp_path):
-    """DESIGN.md's ``bluerobotics_parts.assembly.check`` / ``problems``; resolve_config too."""
+    """
+    The design's (../shared/DESIGN.md) names on the assembly folder.
+
+    ``bluerobotics_parts.assembly.check`` / ``problems``; resolve_config too.
+    """
     import bluerobotics_parts.assembly as documented
 
     resolved = documented.resolve_config(None)
@@ -346,7 +350,7 @@ def test_an_inertia_carrier_elsewhere_is_still_a_difference(default_urdf):
     stray = ('<link name="base_link_flag_inertia"/><joint name="x" type="fixed">'
              '<parent link="base_link_flag"/><child link="base_link_flag_inertia"/></joint>'
              '</robot>')
-    found = assembly.problems({}, default_urdf.replace('</robot>', stray))
+    found = urdf_check.problems({}, default_urdf.replace('</robot>', stray))
     assert any('joints where the config resolves to' in m for m in messages(found)), found
 
 

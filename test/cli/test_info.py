@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 
+from bluerobotics_parts.assembly import catalogue as part_catalogue, pipeline
 from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.cli.info import info_text, vehicle_info
-from bluerobotics_parts.physics import water
+from bluerobotics_parts.physics import propulsion, water
 from conftest import cli, CONFIG_DIR, write_config
 import pytest
 
@@ -201,7 +202,7 @@ def test_the_boat_at_1_m_s_lasts_about_what_its_datasheet_says(default):
     The BlueBoat datasheet (v1.1, January 2025, as transcribed): 18 h at 1 m/s on two packs.
 
     Ours counts the propellers alone, so it must last longer, but not much: the electronics
-    of a boat draw a few watts (NOTES.md, issue 21: 20.8 h here).
+    of a boat draw a few watts (NOTES.md: 20.8 h here).
     """
     from bluerobotics_parts.physics import power
     from bluerobotics_parts.assembly.pipeline import resolve_config
@@ -258,6 +259,30 @@ def test_no_negative_zero_from_rounding(default):
     assert ' -0.0 N' not in text and '/ -0.0' not in text
 
 
+def test_full_ahead_says_what_full_throttle_gives_at_the_batterys_voltage():
+    """
+    The limits (Gazebo's, 80.4 N for the boat) are the curves at 16 V; the 14.8 V packs give less.
+
+    The line says the thrust full throttle gives at the battery's voltage, from the curve, and
+    the 16 V figure the simulation uses; cruise, within reach, keeps its plain form.
+    """
+    from bluerobotics_parts.physics import power
+
+    info = vehicle_info(CONFIG_DIR / 'blueboat.yaml')
+    resolved = pipeline.resolve_config(CONFIG_DIR / 'blueboat.yaml')
+    catalogue = part_catalogue.catalogue([f for _, f in resolved.record.part_files])
+    limits = propulsion.thrust_limits(resolved.record, catalogue)
+    throttles = power.Throttles(resolved.record, catalogue, limits)
+    given = sum(throttles.thrust(name, 1.0) for name in limits)
+    assert given == pytest.approx(73.8, abs=0.05) and throttles.voltage == 14.8
+    text = info_text(info)
+    assert (f'  full ahead: full throttle, {given:.1f} N of surge at 14.8 V (80.4 N at 16 V) -> '
+            in text)
+    assert '  cruise, half the top speed (1.50 m/s): ' in text
+    assert 'full throttle' not in next(line for line in text.splitlines()
+                                       if line.startswith('  cruise'))
+
+
 def test_a_draw_above_the_packs_continuous_rating_is_said_so():
     """
     Blue Robotics rate the 18 Ah pack for 60 A continuous (battery guide, BR-100842).
@@ -267,7 +292,7 @@ def test_a_draw_above_the_packs_continuous_rating_is_said_so():
     """
     rov = info_text(vehicle_info(CONFIG_DIR / 'bluerov2.yaml'))
     assert 'battery: 1 x 14.8 V, 18 Ah in all (266 Wh, 60 A continuous)' in rov
-    full = next(line for line in rov.splitlines() if line.startswith('  full ahead: 88.3 N of'))
+    full = next(line for line in rov.splitlines() if line.startswith('  full ahead: full '))
     assert float(full.split('-> ')[1].split(' A')[0]) > 60
     assert full.endswith(': above the continuous rating of 60 A')
     boat = info_text(vehicle_info(CONFIG_DIR / 'blueboat.yaml'))

@@ -72,7 +72,7 @@ def test_build_output_through_a_link_to_a_file_is_refused(tmp_path):
     assert (tmp_path / 'elsewhere.urdf').read_text() == 'keep me'
 
 
-# -- everything that can fail, before the first byte (issue 8, item 5) --------------------
+# -- everything that can fail, before the first byte --------------------
 
 def test_a_build_whose_summary_fails_writes_nothing(tmp_path):
     """
@@ -103,7 +103,7 @@ def test_a_mesh_of_another_package_fails_before_writing(tmp_path):
     assert {p.name: p.read_bytes() for p in (tmp_path / 'out').iterdir()} == before
 
 
-# -- where outputs may go (issue 8, item 10) --------------------------------------------
+# -- where outputs may go --------------------------------------------
 
 @pytest.mark.parametrize('command', [['build', '{config}', '--output', '/'],
                                      ['urdf', '{config}', '-o', '/robot.urdf'],

@@ -292,7 +292,7 @@ def test_a_user_file_edited_during_the_build_is_not_recorded_as_built(cached, tm
     assert files['robot_description.urdf'] == fresh
 
 
-# -- an entry is data: what a forged one can do (issue 22 items 8 and 9) -------------------------
+# -- an entry is data: what a forged one can do -------------------------
 
 def forge(entry: Path, change) -> None:
     """Rewrite an entry's result with ``change`` and a valid self-check, as an attacker can."""

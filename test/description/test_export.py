@@ -165,7 +165,7 @@ def test_gazebo_release_is_recorded_and_verified(tmp_path):
     assert verify(tmp_path / 'out') == printed_identity(done.stdout)
 
 
-# -- user parts: the export carries them (issue 11, section 4) ------------------------------------
+# -- user parts: the export carries them ------------------------------------
 
 def test_user_part_file_and_mesh_are_copied_and_referenced_inside(exported_user_part):
     folder, identity, config = exported_user_part
@@ -242,7 +242,7 @@ def test_user_meshes_in_subfolders_keep_their_paths(tmp_path):
     assert verify(tmp_path / 'out') == result.identity
 
 
-# -- verify catches changes (issue 8, item 9) ----------------------------------------------------
+# -- verify catches changes ----------------------------------------------------
 
 def test_verify_catches_a_single_byte_change_in_any_file_without_expect(exported_user_part,
                                                                         tmp_path):
@@ -364,7 +364,7 @@ def test_verify_refuses_a_version_1_manifest(exported, tmp_path):
     folder_identity(folder)  # its identity can still be computed
 
 
-# -- verify checks consistency (issue 11, section 4) ---------------------------------------------
+# -- verify checks consistency ---------------------------------------------
 
 def test_verify_catches_an_edited_config(exported, tmp_path):
     folder = copy_of(exported, tmp_path)
@@ -477,7 +477,7 @@ def test_bad_config_leaves_a_previous_export_untouched(exported, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ['cfg', 'copy']
 
 
-# -- nothing outside the folder, nothing it did not write (issue 8, item 3) -----------------------
+# -- nothing outside the folder, nothing it did not write -----------------------
 
 def test_export_never_removes_through_a_link_in_the_old_folder(exported, tmp_path):
     """Refuse the reported case, change nothing: ``link/secret.txt`` listed, ``link`` a link."""

@@ -139,7 +139,7 @@ def test_temporaries_of_a_killed_writer_are_removed(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ['robot.urdf']
 
 
-# -- what is never replaced (issue 8, item 2) ---------------------------------------------
+# -- what is never replaced ---------------------------------------------
 
 @needs_root
 def test_a_device_node_is_refused_and_left_alone(tmp_path):
@@ -189,7 +189,7 @@ def test_a_symbolic_link_target_is_refused_and_left_alone(tmp_path, points_to):
     assert (tmp_path / 'outside.txt').read_text() == 'outside'
 
 
-# -- where outputs may go (issue 8, item 10) --------------------------------------------
+# -- where outputs may go --------------------------------------------
 
 @pytest.mark.parametrize('folder', ['/', '/tmp/..', '/./'])
 def test_the_file_system_root_is_no_output_folder(folder):
@@ -212,7 +212,7 @@ def test_a_folder_of_ones_own_is_fine(tmp_path):
 
 
 def test_the_top_of_the_package_takes_new_files_but_keeps_its_own():
-    """The README's quick start renders boat.png into the checkout's root (issue 22 item 1)."""
+    """The README's quick start renders boat.png into the checkout's root."""
     check_output_folder(paths.share_dir(), names=('boat.png',))
     for name in ('README.md', 'package.xml', 'setup.py'):
         with pytest.raises(OutputError, match=f'{name} is one of the bluerobotics_parts'):
@@ -231,7 +231,7 @@ def test_the_protected_top_files_are_the_packages():
     assert top == sorted(PACKAGE_ROOT_FILES)
 
 
-# -- a set of files (issue 8 item 7): writers take turns, a killed one is finished -----------
+# -- a set of files: writers take turns, a killed one is finished -----------
 
 KILL_AT_SECOND_KEEP = textwrap.dedent(f"""
     import os, signal, sys
@@ -289,7 +289,7 @@ def test_a_build_killed_between_its_renames_is_finished_by_the_next_writer(tmp_p
 
 @pytest.mark.parametrize('later', ['a failing build', 'bridge', 'check'])
 def test_a_command_that_reads_or_fails_on_the_folder_finishes_the_killed_set(tmp_path, later):
-    """Issue 22 item 16: before, only a successful write repaired the set."""
+    """Not only a successful write repairs the set: any command that reads or fails on it."""
     folder = half_renamed_build(tmp_path)
     bad = tmp_path / 'bad.yaml'
     bad.write_text('parts:\n  - {slot: motorport, type: none}\n', encoding='utf-8')

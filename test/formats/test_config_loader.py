@@ -179,7 +179,7 @@ def test_absurd_nesting_is_an_error_not_a_crash(tmp_path):
     assert 'my_boat.yaml:1: nested too deeply' in message
 
 
-# -- YAML's own mistakes, in plain words (issue 22 item 4) -------------------------------------
+# -- YAML's own mistakes, in plain words -------------------------------------
 
 @pytest.mark.parametrize('text, line, words, shown', [
     ('parts:\n  - {slot: flag, type: none\n  - slot: mast\n', 3,

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-A name a slip away from a valid one is suggested first (issue 22 item 3).
+A name a slip away from a valid one is suggested first.
 
 The rule is errors.did_you_mean, and urdf/lib/helpers.xacro's bp_did_you_mean for the xacro
 resolver: both give the same first message (test/system/test_differential.py).

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Added mass reaches Gazebo as the root link's ``<fluid_added_mass>`` (issue 20).
+Added mass reaches Gazebo as the root link's ``<fluid_added_mass>``.
 
 The part data's Fossen terms become SDF's elements; the composed URDF carries them in a
 ``<gazebo reference>`` block; a real URDF-to-SDF conversion (Debian's SDFormat 12 here,

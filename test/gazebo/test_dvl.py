@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The Water Linked DVL A50 (issue 23, item 4): gz-sensors 8's DVL, bridged as marine_acoustic_msgs.
+The Water Linked DVL A50: gz-sensors 8's DVL, bridged as marine_acoustic_msgs.
 
 The block against what DopplerVelocityLog.cc reads (elements.DVL_SENSOR), its beams from the
 part data, the bridge pair (gazebo/bridge.py cites ros_gz's), the ``gz:`` prefix declared for

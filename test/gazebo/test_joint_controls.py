@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-A part's joint controls (issue 23, item 2): the BlueROV2's camera tilt.
+A part's joint controls: the BlueROV2's camera tilt.
 
 The block against gz-sim 8.14's JointPositionController (elements.py cites what its Configure
 reads), the bridge pair against ros_gz's Float64 <-> Double, and, where Gazebo Harmonic is

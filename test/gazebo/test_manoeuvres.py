@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Issue 20 in the real Gazebo (headless gz-sim 8.14, dartsim): spin, heading, added mass.
+The manoeuvres in the real Gazebo (headless gz-sim 8.14, dartsim): spin, heading, added mass.
 
 Only the rotors turn, so a full yaw command leaves the ROVs nearly level and a thrust step no
 longer kicks them over; the BlueBoat holds its heading ahead; the added mass Gazebo is given
@@ -71,7 +71,7 @@ def test_a_full_yaw_command_leaves_the_rov_nearly_level(config, tmp_path):
     Before: every whole T200 spun, a gyroscope: roll -8.8 / pitch -15.1 deg, 27% coupling.
 
     Now what tilt is left comes from the rotors' own spin (propeller and motor rotor) and the
-    frame's mass distribution against its 1 cm of metacentric height (NOTES.md, issue 20).
+    frame's mass distribution against its 1 cm of metacentric height (NOTES.md).
     """
     gz_support.require()
     result, path = composed(config, tmp_path)

@@ -71,7 +71,7 @@ def test_sdformat14_loads_it_with_its_revolute_thruster_joints(rov):
     joints = [model.joint_by_index(i) for i in range(model.joint_count())]
     revolute = sorted(j.name() for j in joints if j.type() == sdformat14.JointType.REVOLUTE)
     print(f'\n{name}: SDFormat 14 loads it with 0 errors; revolute joints {revolute}')
-    # what turns, and the camera's tilt (limited: issue 23)
+    # what turns, and the camera's tilt (limited)
     assert revolute == sorted([f'{instance}_rotor_joint' for instance in topics]
                               + ['hd_camera_joint'])
     assert len(revolute) == len(FRAMES[name]) + 1

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Thrust allocation (physics/allocation.py) against the tests' own geometry (issue 21).
+Thrust allocation (physics/allocation.py) against the tests' own geometry.
 
 The wrench the allocated thrusts make is recomputed here from the URDF itself: each rotor
 joint's pose composed from the joint origins (URDF rpy: about the fixed x, then y, then z,
@@ -174,6 +174,15 @@ def test_info_prints_the_matrix_and_the_largest_wrench():
     # the motors push below the origin: a pitch moment, but only with the surge
     assert '  not set apart from the axes above (it follows them): pitch' in text
     assert '  largest: surge +80.4 / -40.2 N, yaw +12.1 / -12.1 N m' in text
+
+
+def test_info_tells_an_axis_no_propeller_acts_on_from_one_that_follows():
+    """The ROV's pitch row is rounding noise (1e-18): no propeller acts on it."""
+    from bluerobotics_parts.cli.info import info_text, vehicle_info
+
+    text = info_text(vehicle_info(CONFIG_DIR / 'bluerov2.yaml'))
+    assert '  no propeller acts on: pitch' in text
+    assert 'it follows them' not in text
 
 
 @pytest.mark.parametrize('config', ['bluerov2.yaml', 'bluerov2_heavy.yaml'])

@@ -459,7 +459,7 @@ def test_one_box_per_hull_would_capsize_in_harmonic(tmp_path):
 @pytest.mark.parametrize('depth', [-0.5, 0.5, -0.1732, 0.1732, 0.05])
 def test_a_shape_the_water_plane_cannot_reach_counts_whole_as_a_cut_one_would(depth):
     """
-    buoyancy.exact skips cutting a box or sphere wholly in air or water (issue 22, item 11).
+    buoyancy.exact skips cutting a box or sphere wholly in air or water.
 
     Against the cut (_below) for the same shapes, turned so their corners reach farthest:
     the forces and moments agree; the 0.05 m box straddles and is cut as before.

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The Ping360's head stepping in gradians (issue 23, item 5): by hand."""
+"""The Ping360's head stepping in gradians: by hand."""
 
 from __future__ import annotations
 

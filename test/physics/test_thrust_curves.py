@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Throttle to newtons and amperes against Blue Robotics' published T200 table (issue 21).
+Throttle to newtons and amperes against Blue Robotics' published T200 table.
 
 The figures below are typed from the sheet ("T200 Public Performance Data 10-20V September
 2019", the rows at 1100 and 1900 us and the dead band edges, PART_FACTS.md for 12 and 16 V), not

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-``render`` of big meshes and many parts (issue 22, item 11): bounded, and the same picture.
+``render`` of big meshes and many parts: bounded, and the same picture.
 
 What is bounded is counted, never timed (speed and the figures are benchmarks/render.py's):
 the triangles handed to the canvas, the full-image masks Pillow is asked for, the memory of

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-scan_to_ping360 with a real rclpy (issue 23, item 5): a whole-circle scan in, one beam a step out.
+scan_to_ping360 with a real rclpy: a whole-circle scan in, one beam a step out.
 
 The launch gives it the scanning sonar's topics and range (ros/converters.py); here a scan with
 one near echo to port, and the beams that come out step 1 gradian (0.9 deg) at a time.

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-thrust_allocator with a real rclpy: wrench and twist in, thrusts out (issue 21).
+thrust_allocator with a real rclpy: wrench and twist in, thrusts out.
 
 The allocation itself is checked against an independent computation in
 test/physics/test_allocation.py; here the node reads a built URDF, and its messages go where
@@ -144,6 +144,57 @@ def test_its_output_can_be_throttle_for_the_same_curve(ros, built):
     for topic, instance in zip(topics, ('motor_port', 'motor_stbd')):
         assert 0.0 < out[topic] < 1.0
         assert throttles.thrust(instance, out[topic]) == pytest.approx(10.0, rel=1e-3)
+
+
+def test_throttle_output_plans_within_full_throttle_and_keeps_the_direction(built):
+    """
+    At the packs' 14.8 V a full throttle gives less than the 16 V limits the thrusts use.
+
+    Planning in newtons to those limits and clipping each throttle turned a full-surge-plus-yaw
+    command (yaw lost 37%); in throttle mode the allocator plans within what full throttle
+    gives, so the thrusts the throttles make keep the command's direction.
+    """
+    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+
+    thrust_mode, _, throttles = vehicle_allocation(str(built['blueboat.yaml']))
+    allocator, _, _ = vehicle_allocation(str(built['blueboat.yaml']), output='throttle')
+    assert allocator.largest(0, 1.0) == pytest.approx(
+        sum(throttles.thrust(name, 1.0) for name in allocator.names))
+    assert allocator.largest(0, 1.0) < thrust_mode.largest(0, 1.0)
+    command = [80.39, 0.0, 0.0, 0.0, 0.0, 3.0]
+    result = allocator.allocate(command)
+    made = allocator.wrench_of({name: throttles.thrust(name, throttles.throttle(name, thrust))
+                                for name, thrust in result.thrusts.items()})
+    assert result.scale < 1.0
+    assert made[5] / made[0] == pytest.approx(command[5] / command[0], rel=0.01)
+
+
+def test_a_dropped_axis_is_warned_once(ros, built):
+    """Each axis the propellers cannot act on is named once, whatever else the command asks."""
+    from bluerobotics_parts.ros import thrust_allocator
+    from rclpy.parameter import Parameter
+
+    node = thrust_allocator.make_node([Parameter('description',
+                                                 value=str(built['blueboat.yaml']))])
+    warnings = []
+
+    class Logger:
+        def warning(self, text, **_):
+            warnings.append(text)
+
+    node.get_logger = Logger
+    node.on_wrench(wrench(force=(20.0, 10.0, 5.0)))
+    node.on_wrench(wrench(force=(20.0, 0.0, 5.0)))
+    node.on_wrench(wrench(force=(20.0, 10.0, 5.0), torque=(1.0, 0.0, 0.0)))
+    node.destroy_node()
+    dropped = [w for w in warnings if 'cannot act on' in w]
+    assert len(dropped) == 2 and 'sway, heave' in dropped[0] and 'on roll apart' in dropped[1]
+
+
+def test_a_scale_just_under_one_never_reads_100_percent():
+    from bluerobotics_parts.ros.thrust_allocator import _percent_below
+
+    assert _percent_below(0.99996) == '99.9' and _percent_below(0.5) == '50.0'
 
 
 def test_without_a_description_it_says_what_to_give(ros):

@@ -213,7 +213,7 @@ class Generator:
         if self.chance(0.15):
             slot['joint'] = self.pick(['fixed', 'continuous', 'continuous', 'continuous',
                                        'hinge'])  # hinge: no joint kind (rule slot-joint)
-        if self.joint_rng.random() < 0.1:  # a config's own moving slot (issue 23)
+        if self.joint_rng.random() < 0.1:  # a config's own moving slot
             slot.update(self.limited_joint())
         if self.chance(0.15):
             slot['collision'] = self.pick([True, False])

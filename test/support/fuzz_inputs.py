@@ -135,7 +135,7 @@ class Generator:
                                             'one.yaml', [None]])
         if self.chance(0.05 * self.noise):
             data[self.pick(['nmae', 'part', True, 'extra'])] = self.name()
-        if self.chance(0.05):  # a chain of placements, each on the one before (issue 22 item 10)
+        if self.chance(0.05):  # a chain of placements, each on the one before
             parent = self.pick(INSTANCES)
             chain = []
             for index in range(self.random.randint(20, 400)):

@@ -80,7 +80,8 @@ def fly(config, steps: list, timeout: float = 600) -> dict:
     A step is ``{'seconds': s, 'stick': {...}}``: for ArduSub MANUAL_CONTROL's x, y, z, r
     (-1000 to 1000, z 0 to 1000), for ArduRover RC channels (``{'1': pwm, '3': pwm}``). The
     result: ``armed_after`` (s), and per step the true pose at its start and end (x, y, z m,
-    yaw deg unwrapped: it counts whole turns).
+    yaw deg unwrapped: it counts whole turns) and ``turned``, the largest heading change on
+    the way (deg). Each flight takes a SITL instance whose ports are free (free_instance).
     """
     with tempfile.TemporaryDirectory(prefix='sitl_flight_') as temporary:
         folder = Path(temporary)
@@ -129,7 +130,8 @@ def _flight(spec: dict) -> None:
     from bluerobotics_parts.paths import ARDUPILOT_FILE
 
     folder = Path(spec['folder'])
-    build = build_gazebo(spec['config'], autopilot='ardupilot')
+    instance = free_instance()
+    build = build_gazebo(spec['config'], autopilot='ardupilot', autopilot_instance=instance)
     (folder / ARDUPILOT_FILE).write_text(build.ardupilot_parm, encoding='utf-8')
     world = _world(build, folder)
     resources = folder / 'resources'
@@ -142,7 +144,7 @@ def _flight(spec: dict) -> None:
     frame = build.autopilot.frame
     binary = sitl.find_binary(frame.firmware)
     command = sitl.command(binary, sitl.find_defaults(binary, frame.defaults),
-                           folder / ARDUPILOT_FILE, 0, (33.8468, -118.3985, 0.0, 0.0))
+                           folder / ARDUPILOT_FILE, instance, (33.8468, -118.3985, 0.0, 0.0))
     processes = []
     try:
         with open(folder / 'gz.log', 'w') as log:
@@ -153,7 +155,7 @@ def _flight(spec: dict) -> None:
             processes.append(subprocess.Popen(command, cwd=folder, stdout=log,
                                               stderr=subprocess.STDOUT,
                                               stdin=subprocess.DEVNULL, start_new_session=True))
-        result = _pilot(build, frame.firmware, spec['steps'])
+        result = _pilot(build, frame.firmware, spec['steps'], sitl.endpoint(instance))
     finally:
         for process in processes:
             try:
@@ -163,7 +165,35 @@ def _flight(spec: dict) -> None:
     Path(spec['result']).write_text(json.dumps(result), encoding='utf-8')
 
 
-def _pilot(build, firmware: str, steps: list) -> dict:
+def free_instance() -> int:
+    """
+    Return a SITL instance whose ports are all free here (1 to 40), so flights never meet.
+
+    Instance N takes TCP 5760 + 10 N to 5763 + 10 N (its serial ports) and UDP 9002 + 10 N and
+    9003 + 10 N (the plugin's JSON link); another SITL on the machine holding 5760 once made
+    a flight talk to the wrong autopilot.
+    """
+    import random
+    import socket
+
+    from bluerobotics_parts.ardupilot.plugin import fdm_port, mavlink_port
+
+    def free(kind, port):
+        with socket.socket(socket.AF_INET, kind) as probe:
+            try:
+                probe.bind(('127.0.0.1', port))
+            except OSError:
+                return False
+        return True
+
+    for instance in random.sample(range(1, 41), 40):
+        if all(free(socket.SOCK_STREAM, mavlink_port(instance) + k) for k in range(4)) and \
+                all(free(socket.SOCK_DGRAM, fdm_port(instance) + k) for k in range(2)):
+            return instance
+    raise AssertionError('no SITL instance from 1 to 40 has its ports free here')
+
+
+def _pilot(build, firmware: str, steps: list, endpoint: str) -> dict:
     import gz.transport13 as transport
     from gz.msgs10.odometry_pb2 import Odometry
     from pymavlink import mavutil
@@ -183,7 +213,7 @@ def _pilot(build, firmware: str, steps: list) -> dict:
     deadline = time.monotonic() + 60
     while link is None:
         try:
-            link = mavutil.mavlink_connection('tcp:127.0.0.1:5760', source_system=255)
+            link = mavutil.mavlink_connection(endpoint, source_system=255)
         except OSError:
             if time.monotonic() > deadline:
                 raise
@@ -223,13 +253,15 @@ def _pilot(build, firmware: str, steps: list) -> dict:
     flown = []
     for step in steps:
         before = dict(pose)
+        turned = 0.0  # the largest heading change on the way, deg
         until = time.monotonic() + step['seconds']
         while time.monotonic() < until:
             send(step['stick'])
             while link.recv_match(blocking=False):
                 pass
             time.sleep(0.05)
-        flown.append({'start': before, 'end': dict(pose)})
+            turned = max(turned, abs(pose['yaw'] - before['yaw']))
+        flown.append({'start': before, 'end': dict(pose), 'turned': turned})
     return {'armed_after': armed_after, 'steps': flown, 'texts': texts[-30:]}
 
 

@@ -42,7 +42,7 @@ SEED = 20240611
 
 def compare(config_path: Path) -> dict:
     """Resolve one config both ways; return its outcome and what disagreed (if anything)."""
-    from bluerobotics_parts.assembly import urdf_check as assembly, record
+    from bluerobotics_parts.assembly import urdf_check, record
     from bluerobotics_parts.assembly.resolution import resolve
     from bluerobotics_parts.assembly.urdf_writer import urdf_text, urdf_tree
     from bluerobotics_parts.formats import config as config_module
@@ -74,7 +74,7 @@ def compare(config_path: Path) -> dict:
         return {'kind': 'accepted', 'failure': f'URDF text differs:\n{diff}'}
     if record.read(xacro_text) != resolution.record:
         return {'kind': 'accepted', 'failure': 'the records differ'}
-    checked = [str(p) for p in assembly.problems(config, xacro_text)]
+    checked = [str(p) for p in urdf_check.problems(config, xacro_text)]
     listed = [str(p) for p in resolution.sorted_problems()]
     failure = None if checked == listed else (
         f"the check of xacro's URDF says {checked}\n  the resolution says {listed}")
@@ -150,7 +150,7 @@ def test_generated_configs_resolve_the_same_both_ways():
     for rule in ('no-instance', 'no-link', 'name-twice', 'inside-itself', 'unknown-key',
                  'empty-slot-name'):
         assert check_rules[rule] >= 3, (rule, check_rules)
-    # and the limited joints of user parts' slots and frames (issue 23)
+    # and the limited joints of user parts' slots and frames
     moving = Counter(kind for o in outcomes for kind in o.get('joints', ()))
     assert moving['revolute'] >= 3 and moving['prismatic'] >= 3, moving
     # and a config's own moving slots

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Every ``bluerobotics-parts`` command in the README and docs/ runs as written (issue 22 item 1).
+Every ``bluerobotics-parts`` command in the README and docs/ runs as written.
 
 From the root of a fresh clone, where the README's quick start runs. A synopsis line's
 placeholders are filled the way a reader would (``my_boat.yaml`` the shipped BlueBoat, ``DIR``

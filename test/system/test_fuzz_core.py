@@ -120,7 +120,7 @@ def _dumpable(data) -> bool:
 
 def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
     from bluerobotics_parts.api import Assembly
-    from bluerobotics_parts.assembly import urdf_check as assembly
+    from bluerobotics_parts.assembly import urdf_check
     from bluerobotics_parts.assembly.pipeline import resolve_config
     from bluerobotics_parts.build import build_gazebo
     from bluerobotics_parts.errors import BlueRoboticsPartsError
@@ -151,7 +151,7 @@ def test_fuzzed_inputs_give_a_result_or_a_message(tmp_path):
             pytest.fail(f'{type(error).__name__}: {error}\n--- config:\n{text}\n'
                         + ''.join(f'--- {n}:\n{t}' for n, t in parts.items()))
         try:
-            assembly.problems(path, default_urdf)
+            urdf_check.problems(path, default_urdf)
         except BlueRoboticsPartsError:
             pass
         try:  # the package's loader: PyYAML's global one may carry xacro's evaluating tags

@@ -224,7 +224,7 @@ def test_an_alias_bomb_fails_fast_with_a_message(tmp_path):
     assert 'more than 100,000 values (counting each use of an alias)' in result.stderr
 
 
-# -- what the fuzzer once turned into tracebacks (issue 8 item 6): messages with file:line -------
+# -- what the fuzzer once turned into tracebacks: messages with file:line -------
 
 LONG = 'a' * 300  # longer than a file name may be (255 bytes on Linux)
 ECHO_PART = ('type: echo_x\nframes:\n  beam: {xyz: [0, 0, 0], xyz_unverified: test}\n'

@@ -13,12 +13,12 @@
 # limitations under the License.
 
 """
-What the issue 22 review found an attacker or bad luck could still do, one test per finding.
+What an attacker or bad luck could do with meshes, paths and names, one test per case.
 
-Meshes that are another file's second name or no mesh at all (items 12, 13), NUL bytes in
-paths (14), the empty config argument (15), and the smaller ones (17): a config or world that
-is not a file, a world named like an option, an empty output folder, a line break in an output
-path, the size of the messages of a big config.
+Meshes that are another file's second name or no mesh at all, NUL bytes in paths, the empty
+config argument, and smaller ones: a config or world that is not a file, a world named like an
+option, an empty output folder, a line break in an output path, the size of the messages of a
+big config.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def refusal(config) -> str:
 
 
 def test_a_mesh_with_a_second_name_is_refused(tmp_path):
-    """Item 12: as root, a hard link to /etc/shadow passed the folder rule and was exported."""
+    """As root, a hard link to /etc/shadow passed the folder rule and was exported."""
     config = part_with_mesh(tmp_path)
     shutil.copyfile(MESH, tmp_path / 'm.stl')
     build_gazebo(config)  # one name: fine
@@ -65,7 +65,7 @@ def test_a_mesh_with_a_second_name_is_refused(tmp_path):
     (b'solid x\nendsolid x\n', 'has no triangles'),
 ], ids=['empty', 'garbage', 'no triangles'])
 def test_a_mesh_that_is_no_mesh_is_refused_at_its_line(tmp_path, content, why):
-    """Item 13: only render refused these; build and export passed them on."""
+    """Only render refused these; build and export passed them on."""
     config = part_with_mesh(tmp_path)
     (tmp_path / 'm.stl').write_bytes(content)
     message = refusal(config)
@@ -75,7 +75,7 @@ def test_a_mesh_that_is_no_mesh_is_refused_at_its_line(tmp_path, content, why):
 
 
 def test_a_nul_byte_is_a_message_everywhere(tmp_path):
-    """Item 14: each was an internal error (exit 2, ValueError)."""
+    """Each was an internal error (exit 2, ValueError)."""
     config = part_with_mesh(tmp_path, '"m.stl\\0.png"')
     assert refusal(config).startswith(f"{tmp_path / 'p.yaml'}:4: visual item #1: mesh")
     done = cli('build', config, '-o', tmp_path / 'out')
@@ -87,7 +87,7 @@ def test_a_nul_byte_is_a_message_everywhere(tmp_path):
 
 
 def test_an_empty_config_argument_is_the_shipped_boat_for_check_too(tmp_path):
-    """Item 15: check '' was a TypeError while urdf '' took the shipped BlueBoat."""
+    """An empty config was a TypeError for check while urdf '' took the shipped BlueBoat."""
     assert cli('urdf', '', '-o', tmp_path / 'b.urdf').returncode == 0
     for command in (['check', '', tmp_path / 'b.urdf'],):
         done = cli(*command)
@@ -131,8 +131,29 @@ def test_a_big_config_gets_bounded_messages(tmp_path):
     assert len(done.stderr) < 2000 and 'and 2986 more' in done.stderr
 
 
+def test_a_long_value_is_cut_in_every_message(tmp_path):
+    """A 500 KB part type and a 300 KB slot name print as a few dozen characters each."""
+    config = write_config(tmp_path, 'parts:\n  - {slot: motor_port, type: ' + 'x' * 500_000
+                          + '}\n  - {slot: ' + 'y' * 300_000 + ', type: none}\n')
+    done = cli('build', config, '-o', tmp_path / 'out')
+    assert done.returncode == 1 and len(done.stderr) < 3000, len(done.stderr)
+    assert "unknown part type 'xxxx" in done.stderr and '...(500002 characters)' in done.stderr
+    assert all(line.startswith('error: ') for line in done.stderr.splitlines())
+
+
+@pytest.mark.parametrize('command', ['urdf', 'render'])
+def test_a_line_break_in_urdf_and_render_outputs_stays_on_its_line(tmp_path, command):
+    if command == 'render':
+        pytest.importorskip('PIL')
+    target = tmp_path / ('a\nb.urdf' if command == 'urdf' else 'a\nb.png')
+    done = cli(command, CONFIG_DIR / 'blueboat.yaml', '-o', target)
+    assert done.returncode == 0, done.stderr
+    (wrote,) = [line for line in done.stderr.splitlines() if line.startswith('wrote ')]
+    assert 'a\\nb.' in wrote and target.is_file()
+
+
 def test_an_export_never_widens_a_user_files_permissions(tmp_path):
-    """Item 12: the copy of a mode 0600 mesh was 0644 in the description."""
+    """The copy of a mode 0600 mesh was 0644 in the description."""
     (tmp_path / 'parts').mkdir()
     config = part_with_mesh(tmp_path / 'parts')
     shutil.copyfile(MESH, tmp_path / 'parts' / 'm.stl')

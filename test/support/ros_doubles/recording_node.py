@@ -23,7 +23,7 @@ global parameters), and writes what it got to
 node's name, namespace, parameters, the names its topics resolve to, the parameter files and
 the files named on the command line.
 
-With ``--real PATH`` (the program is installed: test/ros_support.py found it on the ament
+With ``--real PATH`` (the program is installed: test/support/ros_support.py found it on the ament
 index) it then replaces itself with the real program, same arguments, same pid. Without, it is
 the test double: what the real program would do with its arguments (publish TF, bridge, spawn,
 draw) stays unverified (NOTES.md). Like the real create, the create double exits 0 once it
