@@ -126,9 +126,9 @@ def summary_head(result: Build, identity: str) -> str:
     """
     Return what ``bluerobotics-parts build`` prints before the files it wrote.
 
-    The vehicle, its parts, thrusters and sensors with their ROS topics, its mass, and the
-    identity of its description (the one an export of it has), so a log says exactly which
-    vehicle ran.
+    The vehicle, its parts, thrusters, sensors and joint controls with their ROS topics, its
+    mass, and the identity of its description (the one an export of it has), so a log says
+    exactly which vehicle ran.
     """
     names = result.topics
     lines = [f'vehicle: {result.name} (Gazebo {result.gz_release})']
@@ -145,6 +145,11 @@ def summary_head(result: Build, identity: str) -> str:
         lines += [f'  {s.key}: {s.kind}, frame {s.frame_id}'
                   + ''.join(f', {what} {topic}' for what, topic in s.ros.items())
                   for s in found]
+    if names.joint_controls:
+        lines.append('joint controls:')
+        lines += [f"  {c.instance}/{c.name}: joint {', '.join(c.joints)}, command {c.topic} "
+                  '(std_msgs/Float64, a position within the joint limits)'
+                  for c in names.joint_controls]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
     if result.autopilot is not None:
         lines += autopilot_lines(result.autopilot, result.autopilot_instance)

@@ -44,9 +44,10 @@ def shown(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
-#: What a printed message line may hold: a longer run of non-blank characters (a 500 KB name)
-#: or line is cut, saying how long it was, so a hostile input cannot flood the terminal.
-WORD_LIMIT, LINE_LIMIT = 160, 2000
+#: What a printed message line may hold: a longer run of non-blank characters (a 500 KB name;
+#: a real path stays whole: PATH_MAX is 4096 bytes, and few reach a thousand) or line is cut,
+#: saying how long it was, so a hostile input cannot flood the terminal.
+WORD_LIMIT, LINE_LIMIT = 1024, 4096
 _LONG_WORD = re.compile(r'\S{%d,}' % (WORD_LIMIT + 1))
 
 

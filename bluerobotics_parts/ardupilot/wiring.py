@@ -90,11 +90,19 @@ def wire(resolution, vehicle, catalogue) -> Wiring:
         if motor.servo not in chosen:
             problems.append(_no_fit(resolution, frame, motor, effects, fits[motor.servo]))
     for name in sorted(set(effects) - set(chosen.values()), key=list(effects).index):
-        problems.append(resolution.problem_at(name, (
-            f'propeller {name} fits no motor output of {frame.title}, the frame its base part '
-            f'{base.type} declares: it pushes {_described(effects[name])}; the frame has '
-            f'{len(frame.motors)} outputs ({_outputs(frame)}); supported frames: '
-            f'{supported()}'), rule='autopilot-fit'))
+        shared = [motor for motor in frame.motors if name in fits[motor.servo]]
+        if shared:  # it fits, but so does another propeller: which is which is not said
+            outputs = ', '.join(f'SERVO{m.servo} ({m.function_name})' for m in shared)
+            others = sorted({other for m in shared for other in fits[m.servo]} - {name},
+                            key=list(effects).index)
+            said = (f'propeller {name} fits motor output {outputs} of {frame.title}, as '
+                    f"{', '.join(others)} does: the assembly does not say which drives it")
+        else:
+            said = (f'propeller {name} fits no motor output of {frame.title}, the frame its base '
+                    f'part {base.type} declares: it pushes {_described(effects[name])}; the '
+                    f'frame has {len(frame.motors)} outputs ({_outputs(frame)})')
+        problems.append(resolution.problem_at(name, f'{said}; supported frames: {supported()}',
+                                              rule='autopilot-fit'))
     if problems:
         raise AssemblyError(problems)
     return Wiring(frame, tuple(Output(motor, chosen[motor.servo],

@@ -408,9 +408,9 @@ def _mesh_content_problems(doc, where, mesh: str, target: Path) -> list[Problem]
     if mesh.lower().endswith('.stl'):
         from ..files.stl import NotStl, read_stl, StlFile  # numpy: only for a user's STL
 
-        try:  # in chunks: a binary file's count is in its header, an ASCII one is parsed
+        try:  # in chunks, every vertex read: a NaN would reach Gazebo and the picture
             with StlFile(target) as stl:
-                triangles = stl.counted()
+                triangles = stl.checked()
         except NotStl:
             try:
                 triangles = len(read_stl(target))  # it says why it is no STL

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .. import paths
 from ..formats import config as config_format, part_format, value_kinds as kinds
+from ..formats.joint_motion import LIMITS_SCHEMA_RULE
 
 FILES = {'config': 'config.schema.json', 'part': 'part.schema.json'}
 KINDS = tuple(FILES)
@@ -169,6 +170,7 @@ def _adhoc_slot(names: '_Names') -> dict:
                    {'accepts': {'type': 'array', 'items': names.types(none=False)},
                     'default': names.types(none=True)})
     slot['required'] = list(config_format.ADHOC_SLOT_REQUIRED)
+    slot.update(LIMITS_SCHEMA_RULE)
     return slot
 
 

@@ -263,9 +263,26 @@ class _Comparison:
                 else:
                     self.problem(None, f'joint {name}: {key} is {text!r} in the URDF but '
                                  f'{want!r} from the part data')
+            self.compare_motion(name, wanted, joint)
         if len(expected) != len(actual):
             self.problem(None, f'the URDF has {len(actual)} joints where the config resolves to '
                          f'{len(expected)}')
+
+    def compare_motion(self, name: str, wanted, joint) -> None:
+        """Say where a moving joint's axis or limits differ from what the config resolves to."""
+        for tag, keys in (('axis', ('xyz',)), ('limit', MOTION_LIMIT_KEYS)):
+            want, found = wanted.find(tag), joint.find(tag)
+            if want is None and found is None:
+                continue
+            for key in keys:
+                text = None if found is None else found.get(key)
+                expect = None if want is None else want.get(key)
+                if expect == text or (expect is not None and text is not None
+                                      and _same_numbers(expect, text)):
+                    continue
+                self.problem(None, f'joint {name}: <{tag} {key}> is '
+                             f'{"missing" if text is None else repr(text)} in the URDF but '
+                             f'{"none" if expect is None else repr(expect)} from the part data')
 
     def pose_sources(self) -> dict:
         """Joint name -> (config path, label) for the poses the config gives."""
@@ -281,6 +298,10 @@ class _Comparison:
 
 def _nth(items, index):
     return items[index] if items and index < len(items) else None
+
+
+#: A moving joint's <limit> attributes (URDF: lower and upper, effort, velocity).
+MOTION_LIMIT_KEYS = ('lower', 'upper', 'effort', 'velocity')
 
 
 def _same_numbers(expected: str, actual: str) -> bool:

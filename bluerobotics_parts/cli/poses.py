@@ -89,15 +89,24 @@ def tree_json(resolved) -> str:
 
     ``instances`` (record order: name, type, parent link, of/slot or placed), ``slots`` (of,
     name, link, occupant) and ``frames`` (of, name, link), each with ``pose_in_parent`` and
-    ``pose_in_root`` (xyz m, rpy rad, rounded to 0.1 mm / 0.1 mrad).
+    ``pose_in_root`` (xyz m, rpy rad, rounded to 0.1 mm / 0.1 mrad; with every joint at 0),
+    and, where the link's joint moves, ``joint`` (name, type, axis, and for a revolute or
+    prismatic one its limits: lower, upper, effort, velocity).
     """
-    table = link_poses(resolved)
+    table = _posed(resolved)
     record = resolved.record
 
     def posed(link: str) -> dict:
-        parent, in_parent, in_root = table[link]
-        return {'link': link, 'parent_link': parent, 'pose_in_parent': _pose(in_parent),
-                'pose_in_root': _pose(in_root)}
+        parent, in_parent, in_root, joint = table[link]
+        found = {'link': link, 'parent_link': parent, 'pose_in_parent': _pose(in_parent),
+                 'pose_in_root': _pose(in_root)}
+        if joint is not None and joint.type != 'fixed':
+            found['joint'] = {'name': joint.name, 'type': joint.type,
+                              'axis': list(joint.axis or (1.0, 0.0, 0.0))}
+            if joint.limits is not None:
+                found['joint']['limits'] = {key: getattr(joint.limits, key) for key in
+                                            ('lower', 'upper', 'effort', 'velocity')}
+        return found
 
     occupants = {(p.of, p.slot): p.name for p in record.parts if p.slot}
     document = {

@@ -49,7 +49,7 @@ def read_stl(path) -> numpy.ndarray:
         count = int.from_bytes(data[_HEADER:_HEADER + 4], 'little')
         if len(data) == _HEADER + 4 + count * _RECORD.itemsize:
             records = numpy.frombuffer(data, _RECORD, count, _HEADER + 4)
-            return records['vertices'].astype(float)
+            return _finite(records['vertices'].astype(float), path)
     if data.lstrip()[:5].lower() == b'solid':
         try:
             values = numpy.array(_VERTEX.findall(data), dtype=float)
@@ -60,6 +60,14 @@ def read_stl(path) -> numpy.ndarray:
             return values.reshape(-1, 3, 3)
     raise InputError('mesh: not an STL file (neither binary with a matching triangle count '
                      'nor ASCII "solid ... vertex x y z")', file=str(path))
+
+
+def _finite(triangles: numpy.ndarray, path) -> numpy.ndarray:
+    """Return binary STL triangles, InputError if a coordinate is NaN or infinite."""
+    if not numpy.isfinite(triangles).all():
+        raise InputError('mesh: a vertex coordinate is not a finite number (NaN or infinity)',
+                         file=str(path))
+    return triangles
 
 
 class NotStl(Exception):
@@ -118,6 +126,12 @@ class StlFile:
             self.count = sum(len(chunk) for chunk in self.chunks())
         return self.count
 
+    def checked(self) -> int:
+        """Return the number of triangles after reading every vertex (each a finite number)."""
+        found = sum(len(chunk) for chunk in self.chunks())
+        self.count = found
+        return found
+
     def chunks(self, size: int = CHUNK):
         """Yield the triangles, float64 arrays (at most ``size``, 3, 3), in file order."""
         if self.binary:
@@ -127,7 +141,8 @@ class StlFile:
                 if len(data) != n * _RECORD.itemsize:
                     raise InputError('mesh: the file shrank while being read',
                                      file=str(self.path))
-                yield numpy.frombuffer(data, _RECORD)['vertices'].astype(float)
+                yield _finite(numpy.frombuffer(data, _RECORD)['vertices'].astype(float),
+                              self.path)
             return
         yield from self._ascii_chunks(size)
 

@@ -36,6 +36,12 @@ LIMITS_FIELDS = {'lower': kinds.number().described('rad (revolute) or m (prismat
                  'velocity': _POSITIVE.described('rad/s or m/s, the fastest it moves')}
 LIMITS_KEYS = tuple(LIMITS_FIELDS)
 NEEDS_LIMITS = '{lower, upper, effort, velocity} (rad or m, N m or N, per second)'
+#: limits_problems' first two rules as JSON Schema: limits with a limited joint and only then.
+LIMITS_SCHEMA_RULE = {
+    'if': {'properties': {'joint': {'enum': list(LIMITED_JOINTS)}}, 'required': ['joint']},
+    'then': {'required': ['limits']},
+    'else': {'not': {'required': ['limits']}},
+}
 
 
 def limits_problems(joint, limits, what: str, notes=None) -> list:

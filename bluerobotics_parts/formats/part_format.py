@@ -31,7 +31,8 @@ import re
 from . import value_kinds as kinds
 from .autopilot_frames import FRAMES as AUTOPILOT_FRAMES
 from .config import NAME, name_problem
-from .joint_motion import JOINTS, LIMITED_JOINTS, LIMITS_FIELDS, LIMITS_KEYS, limits_problems
+from .joint_motion import (JOINTS, LIMITED_JOINTS, LIMITS_FIELDS, LIMITS_KEYS,
+                           limits_problems, LIMITS_SCHEMA_RULE)
 from .sensor_kinds import KINDS as SENSOR_KINDS
 from ..errors import AssemblyError, Problem, shown
 from ..files.yaml_lines import LocatedDocument
@@ -183,9 +184,11 @@ SECTION_KINDS = {
     'visual': _ITEMS.described('geometry items drawn'),
     'collision': _ITEMS.described('geometry items that collide and float'),
     'frames': kinds.named(NAME, kinds.mapping(FRAME_ENTRY_FIELDS,
-                                              annotations=ANNOTATION_PATTERN))
+                                              annotations=ANNOTATION_PATTERN,
+                                              rule=LIMITS_SCHEMA_RULE))
     .or_empty().described('named frames of the part (links <instance>_<name>)'),
-    'slots': kinds.named(NAME, kinds.mapping(SLOT_FIELDS, annotations=ANNOTATION_PATTERN))
+    'slots': kinds.named(NAME, kinds.mapping(SLOT_FIELDS, annotations=ANNOTATION_PATTERN,
+                                             rule=LIMITS_SCHEMA_RULE))
     .or_empty().described('mount points: links <instance>_<name>'),
     'joint_controls': kinds.named(NAME, kinds.mapping(JOINT_CONTROL_FIELDS,
                                                       annotations=ANNOTATION_PATTERN))
@@ -639,6 +642,11 @@ class _Checker:
 
     def text(self, path, value, message) -> bool:
         ok = isinstance(value, str) and value and not _CONTROL.search(value)
+        if not ok and isinstance(value, str) and _CONTROL.search(value):
+            found = _CONTROL.search(value).group()
+            message += (f' (it holds a control character, {found!r}'
+                        f"{': a NUL byte' if found == chr(0) else ''}, at character "
+                        f'{value.index(found) + 1})')
         return bool(ok) or self.problem(path, message)
 
     def number(self, path, value, what, positive=False) -> float | None:

@@ -207,13 +207,14 @@ def list_of(item: Kind, **schema) -> Kind:
 
 
 def mapping(fields: dict, required=(), annotations: str | None = None,
-            exactly_one_of=()) -> Kind:
+            exactly_one_of=(), rule: dict | None = None) -> Kind:
     """
     Return the kind of a mapping with the keys of ``fields`` (and notes), nothing else.
 
     ``annotations``: a regular expression of note keys (``mass_source``) also allowed.
 
     ``exactly_one_of``: keys of which exactly one must be present (a geometry's shape).
+    ``rule``: a JSON Schema if/then/else between keys (a limited joint needs its limits).
     """
     schema = {'type': 'object',
               'properties': {key: kind.schema for key, kind in fields.items()},
@@ -224,6 +225,8 @@ def mapping(fields: dict, required=(), annotations: str | None = None,
         schema['required'] = list(required)
     if exactly_one_of:
         schema['oneOf'] = [{'required': [key]} for key in exactly_one_of]
+    if rule:
+        schema.update(rule)
     return Kind(schema, fields=dict(fields))
 
 

@@ -287,6 +287,12 @@ ARDUPILOT_GAZEBO = 'ArduPilot/ardupilot_gazebo main 082a0fe2 src/ArduPilotPlugin
 _CONFIGURE = ARDUPILOT_GAZEBO + 'ArduPilotPlugin::Configure'
 _CONTROLS = ARDUPILOT_GAZEBO + 'ArduPilotPlugin::LoadControlChannels'
 _SOCKETS = ARDUPILOT_GAZEBO + 'ArduPilotPlugin::InitSockets'
+#: The subset of the plugin's elements the composition writes, each with where it is read;
+#: the composition writes no other. The plugin reads more, left at their defaults here:
+#: listen_addr, connectionTimeoutMaxCount, no_time_sync, imu_sensor, a control's useForce,
+#: PID gains and limits (p_gain ... vel_i_min, cmd_max/min), rotor, turningDirection,
+#: rotorVelocitySlowdownSim, frequencyCutoff, samplingRate, and the <sensor> range and
+#: anemometer entries (index, topic).
 ARDUPILOT_PLUGIN_ELEMENTS = {
     'fdm_addr': ('where SITL sends its servo packets from and gets the state', 'address',
                  _SOCKETS),

@@ -57,6 +57,9 @@ ROUND_SEGMENTS = 24
 #: million take about 3 s as PNG and 1.2 s and 46 MB as SVG, and under 200 MB; the shipped
 #: vehicles draw at most 75,000 (four views of 18,616), and 1,000 placed flags 350,000.
 TRIANGLE_BUDGET = 400_000
+#: A vessel of more collision shapes is drawn without its water line: finding the rest cuts
+#: every shape by the water some 40 times (a thousand flags took 7 s of a 10 s picture).
+WATER_LINE_SHAPES = 200
 #: A scene's budget when its views are not known: its part of four views.
 SCENE_BUDGET = TRIANGLE_BUDGET // len(VIEW_NAMES)
 #: Bytes of mesh files one picture reads, all together: reading is linear in them (about 2 s
@@ -164,7 +167,12 @@ def build_scene(resolved, budget: int = SCENE_BUDGET, positions: dict | None = N
     parts = [(part.name, part.type, colour.get(part.name)) for part in record.parts]
     scene = Scene(vehicle.name, vehicle.root_link, solids, markers, parts, vehicle.total_mass,
                   notes=notes)
-    if catalogue[record.base.type].spawn_depth == 0:
+    shapes = sum(1 for _ in resolved.tree.iter('collision'))
+    if catalogue[record.base.type].spawn_depth == 0 and shapes > WATER_LINE_SHAPES:
+        scene.notes.append(f'no water line: {shapes} collision shapes, more than the '
+                           f'{WATER_LINE_SHAPES} a picture finds the rest of (bluerobotics-parts '
+                           'info finds it for any vehicle)')
+    elif catalogue[record.base.type].spawn_depth == 0:
         try:
             scene.rest = stability.rest(resolved.urdf, 'exact')
         except stability.StabilityError as error:

@@ -44,11 +44,23 @@ def _pressure_parameters(names, values: dict, root_pose) -> dict:
 
 #: Per part-data section whose kind has a converter: its node's parameters.
 def _ping360_parameters(names, values: dict, root_pose) -> dict:
-    """Return scan_to_ping360's parameters (ping360_node.py reads them): the whole range."""
+    """
+    Return scan_to_ping360's parameters (ping360_node.py reads them).
+
+    Its range, step and gain start as the real sonar's tools start them (2 m: ping360_node's
+    DEFAULT_RANGE) and change while it runs; Gazebo's circle sees to the part's range_max.
+    """
     return {'scan_topic': names.ros['scan'], 'beam_topic': names.ros['beam'],
-            'frame_id': names.frame_id, 'range': float(values['range_max']),
-            'range_min': float(values['range_min'])}
+            'frame_id': names.frame_id, 'range_min': float(values['range_min'])}
 
 
 PARAMETERS = {'echosounder': _range_parameters, 'pressure': _pressure_parameters,
               'scanning_sonar': _ping360_parameters}
+
+
+def accepted_parameters(kind: str) -> frozenset:
+    """Return the parameter names a kind's converter node declares (what a launch may set)."""
+    from . import ping360_node, pressure_node, range_node
+
+    return frozenset({'echosounder': range_node.PARAMETERS, 'pressure': pressure_node.PARAMETERS,
+                      'scanning_sonar': ping360_node.PARAMETERS}[kind])

@@ -34,6 +34,7 @@ import sys
 import yaml
 
 from . import gazebo_detection
+from .converters import accepted_parameters
 from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
 from .launch_artefacts import artefact_dir, write_artefacts
 from ..ardupilot import sitl
@@ -174,7 +175,9 @@ class LaunchVehicle:
               and all(isinstance(v, str) for v in vehicle.artefacts.values())
               and all(isinstance(c.kind, str) and c.kind in KINDS
                       and KINDS[c.kind].converter is not None and not name_problem(c.instance)
-                      and _plain_parameters(c.parameters) for c in vehicle.converters))
+                      and _plain_parameters(c.parameters)
+                      and set(c.parameters) <= accepted_parameters(c.kind)
+                      for c in vehicle.converters))
         return vehicle if ok else None
 
 
@@ -296,10 +299,13 @@ def _vehicle(args: dict, environ=None) -> LaunchVehicle:
     A build cache entry (description/cache.py, under ``$ROS_HOME``). The pose, the world and
     the other arguments are applied after, so they never miss the cache.
     """
-    return cache.reuse(cache.folder(environ, launch=True),
-                       (args['config'], args['name'], args['gz_release'], args['current'],
-                        'launch', (args['autopilot'], args['autopilot_instance'])),
-                       lambda: build_vehicle(args), LaunchVehicle)
+    vehicle = cache.reuse(cache.folder(environ, launch=True),
+                          (args['config'], args['name'], args['gz_release'], args['current'],
+                           'launch', (args['autopilot'], args['autopilot_instance'])),
+                          lambda: build_vehicle(args), LaunchVehicle)
+    if args['name'] and vehicle.name != args['name']:  # an entry for another vehicle: not ours
+        vehicle, _ = build_vehicle(args)
+    return vehicle
 
 
 def build_vehicle(args: dict) -> tuple:

@@ -21,7 +21,8 @@ publishes the beam at the head's angle as a one-ray sensor_msgs/msg/LaserScan (`
 ``angle_max`` = the bearing, rad), stamped in the head frame, its intensity the echo's 0-255
 level at the ``gain`` setting (physics/sonar_echo.py); RViz's LaserScan display with a decay of
 a turn draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step`` and
-``sector`` in gradians, ``range`` in m, ``gain`` 0 low (the boot setting), 1 normal, 2 high.
+``sector`` in gradians, ``range`` in m, ``gain`` 0 low, 1 normal, 2 high; they start as the
+sonar's own tools start it (DEFAULT_RANGE) and change while it runs (``ros2 param set``).
 It also answers ping-protocol on UDP ``ping_host``:``ping_port`` (ros/ping360_device.py; make_node
 says how), so Ping Viewer and brping read it as a real sonar on Ethernet.
 """
@@ -38,11 +39,19 @@ from ..physics.scanning_sonar import beam_range, bearing, GRADIANS, SPEED_OF_SOU
 from ..physics.sonar_echo import BOOT, echo_level, GAINS
 
 NODE_NAME = 'scan_to_ping360'
-PARAMETERS = {  # name -> default; the launch plan sets the topics, frame and range
+#: The sonar's settings as its owners' tools start it: a 2 m range (bluerobotics/ping-viewer
+#: 1ed45085, src/sensor/ping360.cpp ``_viewerDefaultRange = 2``; CentraleNantesRobotics/
+#: ping360_sonar fa53b8f, src/ping360.py ``'range_max': [2,1,50]``), a step of 1 gradian over
+#: the whole 400 (ping360.h ``_angular_speed = 1``, ``_sectorSize = 400``; the ROS driver's
+#: ``angle_step`` 1 deg, ``angle_sector`` 360), gain 0 (the firmware's boot setting).
+DEFAULT_RANGE = 2.0
+#: What can change while it runs (``ros2 param set``), as the sonar's settings change.
+LIVE = ('range', 'step', 'sector', 'gain')
+PARAMETERS = {  # name -> default; the launch plan sets the topics, the frame and range_min
     'scan_topic': 'scan',
     'beam_topic': 'beam',
     'frame_id': '',
-    'range': 50.0,
+    'range': DEFAULT_RANGE,
     'range_min': 0.75,
     'step': 1,
     'sector': GRADIANS,
@@ -88,16 +97,12 @@ def make_node(parameter_overrides=()):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
             value = parameters(self, PARAMETERS)
             try:
-                self.sweep = Sweep(float(value('range')), int(value('step')),
-                                   int(value('sector')), float(value('speed_of_sound')))
-            except ValueError as error:
+                self.sweep, self.gain = settings({name: value(name) for name in LIVE},
+                                                 float(value('speed_of_sound')))
+            except SweepError as error:
                 raise SweepError(f'{NODE_NAME}: {error}') from None
             self.range_min = float(value('range_min'))
             self.frame_id = str(value('frame_id'))
-            self.gain = int(value('gain'))
-            if self.gain not in GAINS:
-                raise SweepError(f'{NODE_NAME}: gain must be 0 (low), 1 (normal) or 2 (high), '
-                                 f'got {self.gain}')
             self.index, self.scan = 0, None
             port = int(value('ping_port'))
             if port > 65535:
@@ -108,11 +113,33 @@ def make_node(parameter_overrides=()):
             self.subscription = self.create_subscription(
                 LaserScan, str(value('scan_topic')), self.on_scan, qos_profile_sensor_data)
             self.timer = self.create_timer(self.sweep.period, self.on_step)
+            self.add_on_set_parameters_callback(self.on_set)
             self.get_logger().info(
                 f'{self.subscription.topic_name} (LaserScan, whole circle) -> '
                 f'{self.publisher.topic_name} (one beam every {self.sweep.period:.4f} s, '
                 f'{self.sweep.step} gradians a step over {self.sweep.sector})')
             self.server = self.serve(str(value('ping_host')), port)
+
+        def on_set(self, changed):
+            """Take a new range, step, sector or gain as the sonar does; refuse a bad one."""
+            from rcl_interfaces.msg import SetParametersResult
+
+            asked = {p.name: p.value for p in changed}
+            if not set(asked) <= set(LIVE):
+                fixed = ', '.join(sorted(set(asked) - set(LIVE)))
+                return SetParametersResult(successful=False, reason=(
+                    f'{fixed}: set at start only; {", ".join(LIVE)} change while it runs'))
+            current = {'range': self.sweep.range, 'step': self.sweep.step,
+                       'sector': self.sweep.sector, 'gain': self.gain}
+            try:
+                sweep, gain = settings({**current, **asked}, self.sweep.speed_of_sound)
+            except SweepError as error:
+                return SetParametersResult(successful=False, reason=str(error))
+            self.sweep, self.gain, self.index = sweep, gain, 0
+            self.timer.cancel()
+            self.destroy_timer(self.timer)
+            self.timer = self.create_timer(sweep.period, self.on_step)
+            return SetParametersResult(successful=True)
 
         def serve(self, host: str, port: int):
             """Answer ping-protocol on host:port; None when off or the port is taken."""
@@ -170,6 +197,19 @@ def make_node(parameter_overrides=()):
             self.publisher.publish(message)
 
     return ScanToPing360()
+
+
+def settings(values: dict, speed_of_sound: float) -> tuple:
+    """Return (the Sweep, the gain) of range, step, sector and gain; SweepError if invalid."""
+    try:
+        sweep = Sweep(float(values['range']), int(values['step']), int(values['sector']),
+                      speed_of_sound)
+    except (TypeError, ValueError) as error:
+        raise SweepError(str(error)) from None
+    gain = values['gain']
+    if isinstance(gain, bool) or not isinstance(gain, int) or gain not in GAINS:
+        raise SweepError(f'gain must be 0 (low), 1 (normal) or 2 (high), got {gain!r}')
+    return sweep, gain
 
 
 def main(argv=None) -> int:

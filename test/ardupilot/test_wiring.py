@@ -118,6 +118,22 @@ def test_a_thruster_turned_round_is_refused_naming_the_output_and_its_line(tmp_p
     build_gazebo(config)  # without the autopilot, the same vehicle builds
 
 
+def test_a_propeller_that_fits_like_another_is_told_so(tmp_path):
+    """Two propellers that push alike fit one output: the message says so, not 'fits none'."""
+    config = write_config(tmp_path, 'base: {type: bluerov2_frame}\nslots:\n'
+                          '  - {name: twin, xyz: [0.14, -0.092, 0.05], rpy: [0, 0, -2.356194], '
+                          'accepts: [t200_thruster_ccw], default: t200_thruster_ccw, '
+                          'collision: false}\n')
+    with pytest.raises(AssemblyError) as caught:
+        build_gazebo(config, autopilot='ardupilot')
+    text = str(caught.value)
+    assert 'motor output SERVO1 (Motor1) of ArduSub Vectored (FRAME_CONFIG 1) could be any ' \
+        'of thruster_1, twin' in text
+    assert 'propeller twin fits motor output SERVO1 (Motor1) of ArduSub Vectored ' \
+        '(FRAME_CONFIG 1), as thruster_1 does: the assembly does not say which drives it' in text
+    assert 'fits no motor output' not in text
+
+
 @pytest.mark.parametrize('text, expected', [
     ('base: {type: bluerov2_frame}\nparts:\n  - {slot: thruster_6, type: none}\n',
      'no propeller fits motor output SERVO6 (Motor6)'),

@@ -112,6 +112,9 @@ INVALID_CONFIGS = {
     'name with a space': {'name': 'my boat'},
     'name xacro reads as a number': {'name': 'Inf'},
     'parts not a list': {'parts': {'slot': 'mast'}},
+    'revolute slot without limits': {'slots': [{'name': 's', 'joint': 'revolute'}]},
+    'limits on a fixed slot': {'slots': [{'name': 's', 'limits': {
+        'lower': 0, 'upper': 1, 'effort': 1, 'velocity': 1}}]},
 }
 
 
@@ -140,6 +143,10 @@ INVALID_PARTS = {
         'samples': 0}},
     'material key': {'type': 'p', 'visual': [{'box': [1, 1, 1], 'material': {
         'name': 'm', 'rgba': [1, 1, 1, 1], 'colour': 'red'}}]},
+    'prismatic slot without limits': {'type': 'p', 'slots': {'s': {'joint': 'prismatic'}}},
+    'limits on a continuous frame': {'type': 'p', 'frames': {'f': {
+        'joint': 'continuous', 'limits': {'lower': 0, 'upper': 1, 'effort': 1, 'velocity': 1},
+        'inertial': {'mass': 0.1, 'mass_unverified': 'x'}}}},
 }
 
 

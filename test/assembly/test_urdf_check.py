@@ -386,3 +386,24 @@ def test_a_slot_named_like_the_inertia_carrier_is_still_compared(tmp_path):
     urdf.write_text(moved, encoding='utf-8')
     result = cli('check', config, urdf)
     assert result.returncode == 1 and 'xyz' in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize('edit, found', [
+    (('<axis xyz="0.0 1.0 0.0"/>', '<axis xyz="0 0 1"/>'),
+     "joint hd_camera_joint: <axis xyz> is '0 0 1' in the URDF but '0.0 1.0 0.0'"),
+    (('upper="1.5707963267948966" velocity="1.0"', 'upper="3.0" velocity="1.0"'),
+     "joint hd_camera_joint: <limit upper> is '3.0' in the URDF but '1.5707963267948966'"),
+    (('<axis xyz="0.0 1.0 0.0"/>', ''),
+     "joint hd_camera_joint: <axis xyz> is missing in the URDF but '0.0 1.0 0.0'"),
+])
+def test_a_moving_joints_axis_and_limits_are_compared(edit, found):
+    """A tilt widened past its range, or turned about another axis, is not the config's."""
+    from conftest import CONFIG_DIR
+
+    config = CONFIG_DIR / 'examples' / 'bluerov2_payload.yaml'
+    urdf = resolve_config(config).urdf
+    assert urdf_check.problems(config_module.read(config), urdf) == []
+    changed = urdf.replace(edit[0], edit[1], 1)
+    assert changed != urdf
+    assert any(found in m for m in messages(urdf_check.problems(config_module.read(config),
+                                                                changed)))

@@ -361,8 +361,11 @@ def test_an_entry_another_user_owns_is_ignored(cached):
                                       'parameters': {}}),
     lambda v: v.update(counts='\x1b[2J'),
     lambda v: v.update(spawn_z=float('nan')),
+    lambda v: v['converters'].append({'kind': 'echosounder', 'instance': 'x',
+                                      'parameters': {'evil': 'x'}}),
 ], ids=['a name up the tree', 'an absolute name', 'an artefact outside', 'a node of its own',
-        'an instance with options', 'terminal escapes', 'not a height'])
+        'an instance with options', 'terminal escapes', 'not a height',
+        'a parameter its node does not take'])
 def test_a_forged_launch_entry_is_rebuilt_never_used(tmp_path, launch_builds, change):
     first = launch(tmp_path / 'ros')
     (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir()
@@ -371,3 +374,13 @@ def test_a_forged_launch_entry_is_rebuilt_never_used(tmp_path, launch_builds, ch
     assert len(launch_builds) == 2
     assert again == first
     assert not os.path.lexists('/tmp/outside') and not os.path.lexists('/tmp/outside.txt')
+
+
+def test_an_entry_for_another_vehicle_name_is_rebuilt(tmp_path, launch_builds):
+    """An entry naming a vehicle other than the one asked for would move its folder and nodes."""
+    first = launch(tmp_path / 'ros', name='boat2')
+    (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir()
+    forge(entry, lambda v: v.update(name='victim'))
+    again = launch(tmp_path / 'ros', name='boat2')
+    assert len(launch_builds) == 2 and again == first
+    assert not (tmp_path / 'ros' / 'bluerobotics_parts' / 'victim').exists()

@@ -119,6 +119,18 @@ def test_the_gripper_moves_both_jaws_on_one_command(gripper):
         [joint] for joint in command.joints]
 
 
+def test_builds_summary_names_each_joint_control_and_its_topic(gripper):
+    from bluerobotics_parts.build import summary_head
+
+    text = summary_head(gripper, 'sha256:x')
+    assert ('joint controls:\n  camera/tilt: joint hd_camera_joint, command /bluerov2/camera/tilt'
+            ' (std_msgs/Float64, a position within the joint limits)\n  gripper/command: joint '
+            'gripper_jaw_upper_joint, gripper_jaw_lower_joint, command /bluerov2/gripper/command '
+            '(std_msgs/Float64, a position within the joint limits)\ntotal mass:') in text
+    plain = summary_head(build_gazebo(CONFIG_DIR / 'blueboat.yaml'), 'sha256:x')
+    assert 'joint controls' not in plain
+
+
 def test_the_gripper_opens_and_closes_in_gazebo(gripper, tmp_path):
     """
     Open (0.62 rad at 0.39 rad/s: 1.6 s), a command past the range, then close; both alike.

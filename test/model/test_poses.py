@@ -116,3 +116,28 @@ def test_tree_json_marks_placements_and_empty_slots():
     assert placed['pose_in_parent']['xyz'] == [-0.45, 0.0, 0.18]
     slots = {(s['of'], s['name']): s for s in document['slots']}
     assert slots[('base_link', 'mast')]['occupant'] is None
+
+
+@pytest.mark.parametrize('config', SHIPPED_CONFIGS, ids=lambda p: p.name)
+def test_tree_json_gives_each_moving_joint_as_the_urdf_does(config):
+    """Type, axis and limits of every joint that moves; nothing for a fixed one."""
+    from xml.etree import ElementTree
+
+    document = json.loads(cli('tree', '--format', 'json', config).stdout)
+    robot = ElementTree.fromstring(cli('urdf', config).stdout)
+    moving = {j.find('child').get('link'): j for j in robot.findall('joint')
+              if j.get('type') != 'fixed'}
+    items = document['instances'] + document['slots'] + document['frames']
+    assert {i['link'] for i in items if 'joint' in i} == set(moving)
+    for item in items:
+        if 'joint' not in item:
+            continue
+        joint, urdf = item['joint'], moving[item['link']]
+        assert (joint['name'], joint['type']) == (urdf.get('name'), urdf.get('type'))
+        assert joint['axis'] == [float(v) for v in urdf.find('axis').get('xyz').split()]
+        limit = urdf.find('limit')
+        if joint['type'] in ('revolute', 'prismatic'):
+            assert joint['limits'] == {k: float(limit.get(k)) for k in
+                                       ('lower', 'upper', 'effort', 'velocity')}
+        else:
+            assert 'limits' not in joint

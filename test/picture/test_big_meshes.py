@@ -31,6 +31,7 @@ from xml.etree import ElementTree
 
 from bluerobotics_parts import paths
 from bluerobotics_parts.assembly.pipeline import resolve_config
+from bluerobotics_parts.errors import InputError
 from bluerobotics_parts.files import stl as stl_module
 from bluerobotics_parts.files.stl import read_stl
 from bluerobotics_parts.model import kinematics
@@ -118,8 +119,6 @@ def drawn(picture) -> int:
 def test_read_in_chunks_is_read_stl_exactly(tmp_path, monkeypatch, ascii_form):
     """In chunks (and ASCII in blocks that cut vertices) the numbers are files/stl.py's."""
     triangles = sphere(3000) * numpy.array([1.0, 2.0, 0.5])
-    if not ascii_form:
-        triangles[7, 1, 2] = numpy.nan  # left out by the picture, as before
     path = tmp_path / 'm.stl'
     (write_ascii if ascii_form else write_binary)(path, triangles)
     monkeypatch.setattr(stl_module, '_BLOCK', 1000)  # ASCII blocks end inside vertices
@@ -127,10 +126,23 @@ def test_read_in_chunks_is_read_stl_exactly(tmp_path, monkeypatch, ascii_form):
         chunks = list(stl.chunks(size=257))
         assert stl.counted() == len(triangles) and all(len(c) <= 257 for c in chunks)
         expected = read_stl(path)
-        assert numpy.array_equal(numpy.concatenate(chunks), expected, equal_nan=True)
+        assert numpy.array_equal(numpy.concatenate(chunks), expected)
         scale = numpy.array([0.001, -0.002, 0.001])
-        finite = expected[numpy.isfinite(expected).all(axis=(1, 2))]
-        assert numpy.array_equal(mesh.read(stl, scale), finite * scale)
+        assert numpy.array_equal(mesh.read(stl, scale), expected * scale)
+
+
+@pytest.mark.parametrize('ascii_form', [False, True], ids=['binary', 'ascii'])
+def test_a_vertex_that_is_no_number_is_refused_both_ways(tmp_path, ascii_form):
+    """A NaN coordinate would reach Gazebo's collision and the picture: refused, as ASCII's."""
+    triangles = sphere(300)
+    triangles[7, 1, 2] = numpy.nan
+    path = tmp_path / 'm.stl'
+    (write_ascii if ascii_form else write_binary)(path, triangles)
+    with pytest.raises(InputError):
+        read_stl(path)
+    with pytest.raises(InputError):
+        with stl_module.StlFile(path) as stl:
+            list(stl.chunks())
 
 
 def test_a_binary_count_is_known_before_any_triangle_is_read(tmp_path):
@@ -414,3 +426,22 @@ def test_a_long_parts_list_ends_with_a_count_by_type(tmp_path):
     listed = sum(1 for t in texts if t.endswith('(blueboat_flag)'))
     assert int(summary[0].split()[1].replace(',', '')) == 400 - listed
     assert picture.canvas.height <= 2 * 560 + 44 + LEGEND_ROWS * 20 + 16 * 8
+
+
+def test_a_vessel_of_many_shapes_is_drawn_without_its_water_line(tmp_path):
+    """Finding the rest cuts every shape some 40 times: past WATER_LINE_SHAPES, a note says so."""
+    from bluerobotics_parts.picture.scene import WATER_LINE_SHAPES
+
+    boat = resolve_config(CONFIG_DIR / 'blueboat.yaml')
+    few = build_scene(boat)
+    assert few.rest is not None and not any('no water line' in n for n in few.notes)
+    own = sum(1 for _ in boat.tree.iter('collision'))  # the boat's own shapes
+    count = WATER_LINE_SHAPES + 1
+    config = write_config(tmp_path, 'parts:\n' + ''.join(
+        f'  - {{type: blueboat_flag, name: f{i}, parent: base_link, xyz: [0, 0, 0.3]}}\n'
+        for i in range(count)))
+    scene = build_scene(resolve_config(config))
+    assert scene.rest is None
+    assert [n for n in scene.notes if n.startswith('no water line')] == [
+        f'no water line: {count + own} collision shapes, more than the {WATER_LINE_SHAPES} a '
+        'picture finds the rest of (bluerobotics-parts info finds it for any vehicle)']

@@ -15,7 +15,7 @@
 """
 scan_to_ping360 with a real rclpy: a whole-circle scan in, one beam a step out.
 
-The launch gives it the scanning sonar's topics and range (ros/converters.py); here a scan with
+The launch gives it the scanning sonar's topics and frame (ros/converters.py); here a scan with
 one near echo to port, and the beams that come out step 1 gradian (0.9 deg) at a time.
 """
 
@@ -127,7 +127,44 @@ def test_a_bad_gain_or_port_is_refused_naming_what_is_valid(ros):
         ping360_node.make_node([Parameter('ping_port', value=70000)])
 
 
-def test_the_launch_gives_it_the_sonars_whole_range(tmp_path):
+def test_it_starts_as_the_sonars_own_tools_start_it(ros):
+    """2 m, a gradian a step round the whole turn, gain 0: Ping Viewer's and the ROS driver's."""
+    from bluerobotics_parts.ros import ping360_node
+    from rclpy.parameter import Parameter
+
+    node = ping360_node.make_node([Parameter('ping_port', value=-1)])
+    try:
+        assert (node.sweep.range, node.sweep.step, node.sweep.sector, node.gain) == \
+            (2.0, 1, 400, 0)
+        assert node.timer.timer_period_ns == pytest.approx(2 * 2.0 / 1500.0 * 1e9, abs=1)
+    finally:
+        node.destroy_node()
+
+
+def test_range_step_and_gain_change_while_it_runs(ros):
+    """``ros2 param set`` takes a new range (the step period follows); a bad one is refused."""
+    from bluerobotics_parts.ros import ping360_node
+    from rclpy.parameter import Parameter
+
+    node = ping360_node.make_node([Parameter('ping_port', value=-1)])
+    try:
+        done = node.set_parameters([Parameter('range', value=30.0), Parameter('gain', value=2)])
+        assert all(r.successful for r in done)
+        assert (node.sweep.range, node.gain) == (30.0, 2)
+        assert node.timer.timer_period_ns == pytest.approx(2 * 30.0 / 1500.0 * 1e9, abs=1)
+        (refused,) = node.set_parameters([Parameter('step', value=0)])
+        assert not refused.successful and 'step must be 1 to 200 gradians' in refused.reason
+        (refused,) = node.set_parameters([Parameter('gain', value=7)])
+        assert not refused.successful and 'gain must be 0 (low), 1 (normal) or 2' in \
+            refused.reason
+        (refused,) = node.set_parameters([Parameter('scan_topic', value='/other')])
+        assert not refused.successful and 'set at start only' in refused.reason
+        assert (node.sweep.range, node.sweep.step, node.gain) == (30.0, 1, 2)
+    finally:
+        node.destroy_node()
+
+
+def test_the_launch_gives_it_the_sonars_topics_and_frame(tmp_path):
     from bluerobotics_parts.build import build_gazebo
     from conftest import CONFIG_DIR
 
@@ -137,5 +174,4 @@ def test_the_launch_gives_it_the_sonars_whole_range(tmp_path):
     parameters = converter_parameters(sonar, values, None)
     assert parameters == {'scan_topic': '/bluerov2/scanning_sonar/scan',
                           'beam_topic': '/bluerov2/scanning_sonar/beam',
-                          'frame_id': 'bluerov2/scanning_sonar_head', 'range': 50.0,
-                          'range_min': 0.75}
+                          'frame_id': 'bluerov2/scanning_sonar_head', 'range_min': 0.75}

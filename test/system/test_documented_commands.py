@@ -15,7 +15,9 @@
 """
 Every ``bluerobotics-parts`` command in the README and docs/ runs as written.
 
-From the root of a fresh clone, where the README's quick start runs. A synopsis line's
+From the root of a fresh clone, where the README's quick start runs, with that clone as the
+package (as its own tools/setup.sh installs it), so its files are the package's own and a
+command must still write a new file the reader names there. A synopsis line's
 placeholders are filled the way a reader would (``my_boat.yaml`` the shipped BlueBoat, ``DIR``
 a new folder, ``[...]`` left out, ``config|part`` each); a command that needs Gazebo's ``gz``
 (``--sdf``) runs where it is installed.
@@ -66,6 +68,19 @@ def expanded(command: str) -> list[list[str]]:
     return [words[:index] + [choice] + words[index + 1:] for choice in words[index].split('|')]
 
 
+def as_package(root: Path) -> list[str]:
+    """Return the command line of ``bluerobotics-parts`` run from the clone's own package."""
+    return [tool('python'), '-m', 'bluerobotics_parts']
+
+
+def package_env(root: Path) -> dict:
+    """Return an environment whose ``bluerobotics_parts`` is the clone's (first on the path)."""
+    import os
+
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(root)] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p]))
+
+
 def test_the_documents_have_commands():
     assert len(documented()) > 15
 
@@ -77,9 +92,12 @@ def clone(tmp_path_factory) -> Path:
     done = run(['git', 'clone', '--quiet', REPO, root])
     if done.returncode != 0:
         shutil.copytree(REPO, root, ignore=shutil.ignore_patterns('.venv', '.git', 'out'))
+    package = run([tool('python'), '-c', 'import bluerobotics_parts as p; print(p.__file__)'],
+                  cwd=root, env=package_env(root))
+    assert Path(package.stdout.strip()).is_relative_to(root), package.stdout + package.stderr
     # the README's build first: later synopsis lines read its output
-    first = run([tool('bluerobotics-parts'), 'build', 'config/blueboat.yaml', '--output',
-                 'out/blueboat'], cwd=root)
+    first = run([*as_package(root), 'build', 'config/blueboat.yaml', '--output',
+                 'out/blueboat'], cwd=root, env=package_env(root))
     assert first.returncode == 0, first.stderr
     return root
 
@@ -90,9 +108,9 @@ def test_a_documented_command_runs_as_written(clone, document, line, command):
     for words in expanded(command):
         if '--sdf' in words and shutil.which('gz') is None:
             continue  # needs Gazebo's gz (gz_support.py says where it runs)
-        done = subprocess.run([tool('bluerobotics-parts'), *words[1:]], cwd=clone,
+        done = subprocess.run([*as_package(clone), *words[1:]], cwd=clone,
                               capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=300)
+                              timeout=300, env=package_env(clone))
         assert done.returncode == 0, f'{document}:{line}: {shlex.join(words)}\n{done.stderr}'
 
 

@@ -55,17 +55,22 @@ def write_input(seed: int, folder: Path) -> Path:
     part_files = []
     for type_name in USER_TYPES[:generator.random.randint(0, 2)]:
         file_name = f'{type_name}.yaml'
-        (folder / file_name).write_text(generator.text(generator.part_file(type_name)),
-                                        encoding='utf-8')
+        (folder / file_name).write_bytes(not_always_utf8(
+            generator, generator.text(generator.part_file(type_name)).encode('utf-8')))
         part_files.append(file_name)
     config = folder / 'config.yaml'
     user_types = [Path(f).stem for f in part_files] if generator.good(0.9) else USER_TYPES
     data = generator.text(generator.config(user_types, part_files)).encode('utf-8')
-    if generator.chance(0.03):  # a byte that is not UTF-8 (Latin-1 text, a binary file)
-        position = generator.random.randrange(len(data) + 1)
-        data = data[:position] + generator.pick([b'\xff', b'\xe9', b'\xc3(']) + data[position:]
-    config.write_bytes(data)
+    config.write_bytes(not_always_utf8(generator, data))
     return config
+
+
+def not_always_utf8(generator, data: bytes) -> bytes:
+    """Return ``data``, now and then with a byte that is not UTF-8 (Latin-1 text, binary)."""
+    if not generator.chance(0.03):
+        return data
+    position = generator.random.randrange(len(data) + 1)
+    return data[:position] + generator.pick([b'\xff', b'\xe9', b'\xc3(']) + data[position:]
 
 
 class Deadline(Exception):

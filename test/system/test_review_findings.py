@@ -63,7 +63,9 @@ def test_a_mesh_with_a_second_name_is_refused(tmp_path):
     (b'', 'is empty'),
     (b'\x00' * 84 + b'garbage', 'not an STL file'),
     (b'solid x\nendsolid x\n', 'has no triangles'),
-], ids=['empty', 'garbage', 'no triangles'])
+    (b'\x00' * 80 + (1).to_bytes(4, 'little') + b'\x00' * 12
+     + b'\x00\x00\xc0\x7f' * 9 + b'\x00\x00', 'a vertex coordinate is not a finite number'),
+], ids=['empty', 'garbage', 'no triangles', 'NaN vertices'])
 def test_a_mesh_that_is_no_mesh_is_refused_at_its_line(tmp_path, content, why):
     """Only render refused these; build and export passed them on."""
     config = part_with_mesh(tmp_path)
@@ -166,3 +168,15 @@ def test_an_export_never_widens_a_user_files_permissions(tmp_path):
     assert copied['m.stl'] == 0o600 and copied['p.yaml'] & 0o077 <= 0o040, copied
     shipped = tmp_path / 'out' / 'meshes' / 'blueboat_chassis'
     assert all(p.stat().st_mode & 0o044 for p in shipped.iterdir())  # the package's: readable
+
+
+def test_an_export_keeps_a_private_config_private(tmp_path):
+    """config.yaml is the user's config rewritten: a mode 0600 config was exported 0644."""
+    config = write_config(tmp_path, 'parts:\n  - {slot: mast, type: none}\n')
+    os.chmod(config, 0o600)
+    done = cli('export', config, tmp_path / 'out')
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / 'out' / 'config.yaml').stat().st_mode & 0o777 == 0o600
+    os.chmod(config, 0o644)
+    done = cli('export', config, tmp_path / 'open')
+    assert (tmp_path / 'open' / 'config.yaml').stat().st_mode & 0o044  # readable as before
