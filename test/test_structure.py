@@ -55,8 +55,10 @@ def imports(name: str) -> set:
     Return the package modules ``name`` imports: anywhere in it, relative, absolute or lazy.
 
     ``from . import x`` counts as importing the submodule ``x`` (not the package's __init__)
-    when ``x`` is one; a ``_LAZY`` table (name -> module, loaded on first use) and a literal
-    ``import_module('bluerobotics_parts...')`` count like imports.
+    when ``x`` is one: Python runs that __init__ too, which is harmless while the subpackages'
+    __init__ files import nothing at load (test_importing_the_package_loads_only_the_package
+    holds the top one to it). A ``_LAZY`` table (name -> module, loaded on first use) and a
+    literal ``import_module('bluerobotics_parts...')`` count like imports.
     """
     path = MODULES[name]
     package = name.split('.') if path.name == '__init__.py' else name.split('.')[:-1]

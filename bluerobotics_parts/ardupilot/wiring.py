@@ -93,10 +93,12 @@ def wire(resolution, vehicle, catalogue) -> Wiring:
         shared = [motor for motor in frame.motors if name in fits[motor.servo]]
         if shared:  # it fits, but so does another propeller: which is which is not said
             outputs = ', '.join(f'SERVO{m.servo} ({m.function_name})' for m in shared)
-            others = sorted({other for m in shared for other in fits[m.servo]} - {name},
-                            key=list(effects).index)
-            said = (f'propeller {name} fits motor output {outputs} of {frame.title}, as '
-                    f"{', '.join(others)} does: the assembly does not say which drives it")
+            others = sorted({other for m in shared for other in fits[m.servo]}
+                            - {name} - set(chosen.values()), key=list(effects).index)
+            alike = (f", as {', '.join(others)} {'does' if len(others) == 1 else 'do'}"
+                     if others else '')
+            said = (f'propeller {name} fits motor output {outputs} of {frame.title}{alike}: '
+                    'the assembly does not say which drives it')
         else:
             said = (f'propeller {name} fits no motor output of {frame.title}, the frame its base '
                     f'part {base.type} declares: it pushes {_described(effects[name])}; the '

@@ -25,6 +25,7 @@ server reads. test/assembly/test_schema.py checks the shipped files are current.
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def _adhoc_slot(names: '_Names') -> dict:
                    {'accepts': {'type': 'array', 'items': names.types(none=False)},
                     'default': names.types(none=True)})
     slot['required'] = list(config_format.ADHOC_SLOT_REQUIRED)
-    slot.update(LIMITS_SCHEMA_RULE)
+    slot.update(copy.deepcopy(LIMITS_SCHEMA_RULE))
     return slot
 
 

@@ -269,20 +269,34 @@ class _Comparison:
                          f'{len(expected)}')
 
     def compare_motion(self, name: str, wanted, joint) -> None:
-        """Say where a moving joint's axis or limits differ from what the config resolves to."""
+        """
+        Say where a moving joint's axis or limits differ from what the config resolves to.
+
+        An attribute left out counts as URDF's default (axis 1 0 0, lower and upper 0); the
+        mistake is located at the config's own slot when one of its ad hoc slots moves it.
+        """
+        child = wanted.find('child').get('link')
+        part = next((p for p in self.expected.parts if p.name == child), None)
+        index = self.adhoc.get((part.of, part.slot)) if part is not None and part.slot else None
         for tag, keys in (('axis', ('xyz',)), ('limit', MOTION_LIMIT_KEYS)):
             want, found = wanted.find(tag), joint.find(tag)
             if want is None and found is None:
                 continue
             for key in keys:
-                text = None if found is None else found.get(key)
-                expect = None if want is None else want.get(key)
+                text = _attribute(found, tag, key)
+                expect = _attribute(want, tag, key)
                 if expect == text or (expect is not None and text is not None
                                       and _same_numbers(expect, text)):
                     continue
-                self.problem(None, f'joint {name}: <{tag} {key}> is '
-                             f'{"missing" if text is None else repr(text)} in the URDF but '
-                             f'{"none" if expect is None else repr(expect)} from the part data')
+                shown_text = 'missing' if text is None else repr(text)
+                shown_expect = 'none' if expect is None else repr(expect)
+                if index is not None:
+                    label = entry_label('slots', index, self.config.adhoc_slots[index])
+                    self.problem(('slots', index), f'{label}: joint {name} <{tag} {key}> is '
+                                 f'{shown_text} in the URDF but {shown_expect} in the config')
+                else:
+                    self.problem(None, f'joint {name}: <{tag} {key}> is {shown_text} in the '
+                                 f'URDF but {shown_expect} from the part data')
 
     def pose_sources(self) -> dict:
         """Joint name -> (config path, label) for the poses the config gives."""
@@ -302,6 +316,15 @@ def _nth(items, index):
 
 #: A moving joint's <limit> attributes (URDF: lower and upper, effort, velocity).
 MOTION_LIMIT_KEYS = ('lower', 'upper', 'effort', 'velocity')
+#: What URDF takes for an attribute left out (ros/urdfdom 5.0.0, urdf_parser/src/joint.cpp:
+#: axis 1 0 0, lower and upper 0; effort and velocity have none).
+MOTION_DEFAULTS = {('axis', 'xyz'): '1 0 0', ('limit', 'lower'): '0', ('limit', 'upper'): '0'}
+
+
+def _attribute(element, tag: str, key: str) -> str | None:
+    """Return an axis or limit attribute, URDF's default when the element or it is left out."""
+    value = None if element is None else element.get(key)
+    return MOTION_DEFAULTS.get((tag, key)) if value is None else value
 
 
 def _same_numbers(expected: str, actual: str) -> bool:

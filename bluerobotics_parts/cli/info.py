@@ -130,8 +130,11 @@ def _endurance(battery, throttles, allocator, performance, coefficients) -> tupl
             for i, name in enumerate(allocator.names)))
         text = f'{label}: {surge:.1f} N of surge'
         if given < surge * 0.995:
-            text = (f'{label}: full throttle, {given:.1f} N of surge at {throttles.voltage:g} V '
-                    f'({surge:.1f} N at {power.NO_BATTERY_VOLTAGE:g} V)')
+            full = all(abs(throttles.throttle(name, thrust)) >= 1.0
+                       for name, thrust in thrusts.items() if abs(thrust) > 1e-9)
+            text = (f"{label}: {'full throttle' if full else 'short of it at the battery'}, "
+                    f'{given:.1f} N of surge at {throttles.voltage:g} V ({surge:.1f} N at '
+                    f'{power.NO_BATTERY_VOLTAGE:g} V)')
         found.append(power.endurance(battery, throttles, text, thrusts))
     return tuple(found)
 

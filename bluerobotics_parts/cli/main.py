@@ -402,7 +402,7 @@ def run(handler, *args) -> int:
     try:
         return handler(*args)
     except BlueRoboticsPartsError as error:
-        lines = str(error).splitlines() or [type(error).__name__]
+        lines = str(error).rstrip('\n').split('\n') if str(error) else [type(error).__name__]
         for line in lines[:MESSAGE_LINES]:
             print(f'error: {printable(line)}', file=sys.stderr)
         if len(lines) > MESSAGE_LINES:

@@ -153,17 +153,20 @@ def digests_read(files: dict, sources: dict) -> dict[str, str]:
             for relative, source in sources.items()}
 
 
-def reuse(where: Path | None, request: tuple, make, kind):
+def reuse(where: Path | None, request: tuple, make, kind, fits=None):
     """
     Return the cached result of ``request`` (request_key's arguments), or ``make()`` it.
 
     ``make`` returns (result, files_read: digests_read's); the result is stored as
     ``result.to_data()`` unless the config changed while it ran. ``kind.from_data`` turns a
-    stored entry back into a result, or None for one that is not of its shape (rebuilt).
+    stored entry back into a result, or None for one that is not of its shape; ``fits(result)``
+    says whether it answers this request. Either way a misfit is rebuilt and replaced.
     """
     key = request_key(*request) if where is not None else None
     data = load(where, key)
     made = kind.from_data(data) if data is not None else None
+    if made is not None and fits is not None and not fits(made):
+        made = None
     if made is None:
         made, files_read = make()
         if key and request_key(*request) == key:

@@ -295,10 +295,10 @@ def export(config, directory, name: str | None = None,
             narrower[relative] = stat.S_IMODE(os.stat(source).st_mode)
         except OSError:
             narrower[relative] = 0o600  # gone since it was read: the narrowest usual mode
-    if config not in (None, ''):  # config.yaml is the user's config, rewritten: its mode too
-        try:
+    if isinstance(config, (str, os.PathLike)) and str(config):  # the user's config file,
+        try:  # rewritten as config.yaml: its mode too
             narrower[CONFIG_FILE] = stat.S_IMODE(os.stat(config).st_mode)
-        except OSError:
+        except (OSError, ValueError):
             narrower[CONFIG_FILE] = 0o600
     notes = replace_folder(directory, files, narrower)
     return ExportResult(directory, built.name, identity_of(files), tuple(files),

@@ -19,9 +19,10 @@ A small reader of our own rather than trimesh (which only the tests use): the pi
 the triangles only, and one dependency fewer at run time. ``read_stl`` takes the file through
 inputs.read_bytes (a regular file of bounded size) and returns every triangle; ``StlFile``
 makes the same checks on its open descriptor and gives the same numbers a chunk at a time, its
-triangle count known from a binary header before anything else is read: what a check of a
-user's mesh (assembly/catalogue.py) and the picture (picture/mesh.py) need in bounded memory.
-A file that is neither form of STL is an InputError naming it.
+triangle count known from a binary header before anything else is read (``checked`` reads
+every vertex too): what a check of a user's mesh (assembly/catalogue.py) and the picture
+(picture/mesh.py) need in bounded memory. A file that is neither form of STL, or holds a
+coordinate that is no finite number, is an InputError naming it.
 """
 
 from __future__ import annotations
@@ -56,14 +57,14 @@ def read_stl(path) -> numpy.ndarray:
         except ValueError:
             raise InputError('mesh: an ASCII STL vertex is not three numbers',
                              file=str(path)) from None
-        if len(values) % 3 == 0 and numpy.isfinite(values).all():
-            return values.reshape(-1, 3, 3)
+        if len(values) % 3 == 0:
+            return _finite(values.reshape(-1, 3, 3), path)
     raise InputError('mesh: not an STL file (neither binary with a matching triangle count '
                      'nor ASCII "solid ... vertex x y z")', file=str(path))
 
 
 def _finite(triangles: numpy.ndarray, path) -> numpy.ndarray:
-    """Return binary STL triangles, InputError if a coordinate is NaN or infinite."""
+    """Return STL triangles (or vertices), InputError if a coordinate is NaN or infinite."""
     if not numpy.isfinite(triangles).all():
         raise InputError('mesh: a vertex coordinate is not a finite number (NaN or infinity)',
                          file=str(path))
@@ -163,8 +164,7 @@ class StlFile:
             except ValueError:
                 raise InputError('mesh: an ASCII STL vertex is not three numbers',
                                  file=str(self.path)) from None
-            if not numpy.isfinite(values).all():
-                self._not_stl()
+            _finite(values, self.path)
             values = numpy.concatenate([carry, values])
             whole = len(values) // 3 * 3
             carry = values[whole:]

@@ -33,7 +33,7 @@ import stat
 
 from . import value_kinds as kinds
 from . import vectors
-from .joint_motion import JOINTS, LIMITS_FIELDS, LIMITS_KEYS, limits_problems
+from .joint_motion import given_limits, JOINTS, LIMITS_FIELDS, LIMITS_KEYS, limits_problems
 from ..errors import AssemblyError, ConfigError, Problem, shown as _show
 from ..files.inputs import file_kind
 from ..files.yaml_lines import load_file, LocatedDocument
@@ -315,7 +315,7 @@ class _Shape:
                 self.problem(path + ('axis',), f'{label}: axis must not be zero', path)
         joint = slot.get('joint', 'fixed')
         if joint in JOINTS or 'limits' in slot:  # an unknown joint: resolution.py says so
-            for where, message in limits_problems(joint, slot.get('limits'), label):
+            for where, message in limits_problems(joint, given_limits(slot), label):
                 self.problem(path + where, message, path)
 
     def part_file(self, index: int, item) -> None:

@@ -36,12 +36,23 @@ LIMITS_FIELDS = {'lower': kinds.number().described('rad (revolute) or m (prismat
                  'velocity': _POSITIVE.described('rad/s or m/s, the fastest it moves')}
 LIMITS_KEYS = tuple(LIMITS_FIELDS)
 NEEDS_LIMITS = '{lower, upper, effort, velocity} (rad or m, N m or N, per second)'
-#: limits_problems' first two rules as JSON Schema: limits with a limited joint and only then.
+#: limits_problems' first rules as JSON Schema: limits with a limited joint and only then
+#: (copy it before changing it: several schemas take it).
 LIMITS_SCHEMA_RULE = {
     'if': {'properties': {'joint': {'enum': list(LIMITED_JOINTS)}}, 'required': ['joint']},
     'then': {'required': ['limits']},
     'else': {'not': {'required': ['limits']}},
 }
+
+
+#: ``limits`` given as null, told apart from left out (None): item.get('limits', None) is
+#: None either way, so callers pass ``given_limits(item)``.
+NULL = object()
+
+
+def given_limits(item: dict):
+    """Return a slot's or frame's limits: None when left out, NULL when written as null."""
+    return NULL if 'limits' in item and item['limits'] is None else item.get('limits')
 
 
 def limits_problems(joint, limits, what: str, notes=None) -> list:
@@ -53,6 +64,8 @@ def limits_problems(joint, limits, what: str, notes=None) -> list:
     message naming an unknown key. The sub-paths start at the slot or frame.
     """
     is_note, hint = notes or ((lambda key: False), '')
+    if limits is NULL:  # written and empty (``limits:`` or ``limits: null``), as the schema says
+        return [(('limits',), f'{what} limits must be a mapping {NEEDS_LIMITS}, got null')]
     if joint in LIMITED_JOINTS and limits is None:
         return [(('joint',), f'{what}: a {joint} joint needs limits: {NEEDS_LIMITS}')]
     if limits is None:

@@ -31,7 +31,7 @@ import re
 from . import value_kinds as kinds
 from .autopilot_frames import FRAMES as AUTOPILOT_FRAMES
 from .config import NAME, name_problem
-from .joint_motion import (JOINTS, LIMITED_JOINTS, LIMITS_FIELDS, LIMITS_KEYS,
+from .joint_motion import (given_limits, JOINTS, LIMITED_JOINTS, LIMITS_FIELDS, LIMITS_KEYS,
                            limits_problems, LIMITS_SCHEMA_RULE)
 from .sensor_kinds import KINDS as SENSOR_KINDS
 from ..errors import AssemblyError, Problem, shown
@@ -396,7 +396,7 @@ class _Checker:
             axis = self.vector(path + ('axis',), item['axis'], f'{what} axis')
             if axis and math.hypot(*axis) < 1e-9:
                 self.problem(path + ('axis',), f'{what}: axis must not be zero')
-        for where, message in limits_problems(joint, item.get('limits'), what,
+        for where, message in limits_problems(joint, given_limits(item), what,
                                               (is_annotation, NOTES_HINT)):
             self.problem(path + where, message)
 

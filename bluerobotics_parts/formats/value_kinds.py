@@ -24,6 +24,7 @@ test/assembly/test_schema.py holds the two together over mutations of every ship
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 import re
 from typing import Callable
@@ -226,7 +227,7 @@ def mapping(fields: dict, required=(), annotations: str | None = None,
     if exactly_one_of:
         schema['oneOf'] = [{'required': [key]} for key in exactly_one_of]
     if rule:
-        schema.update(rule)
+        schema.update(copy.deepcopy(rule))
     return Kind(schema, fields=dict(fields))
 
 

@@ -53,14 +53,9 @@ class Loaded:
             yield self.triangles[start:start + size]
 
 
-def finite(triangles: numpy.ndarray) -> numpy.ndarray:
-    """Return the triangles whose corners are all numbers (the picture leaves out the rest)."""
-    return triangles[numpy.isfinite(triangles).all(axis=(1, 2))]
-
-
 def read(stl: StlFile, scale) -> numpy.ndarray:
-    """Return every finite triangle of the file, scaled: what the picture drew before."""
-    chunks = [finite(chunk) for chunk in stl.chunks()]
+    """Return every triangle of the file, scaled (StlFile refuses a coordinate that is NaN)."""
+    chunks = list(stl.chunks())
     return (numpy.concatenate(chunks) if chunks else numpy.empty((0, 3, 3))) * scale
 
 

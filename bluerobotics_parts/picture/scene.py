@@ -256,7 +256,7 @@ def _mesh_triangles(geometries, files, budget: int, notes: list) -> dict:
     if fixed + sum(files[path].counted() * n for (path, _), n in uses.items()) <= budget:
         return {key: mesh.read(files[key[0]], numpy.array(key[1])) for key in uses}
     room = max(budget - fixed, budget // 10)  # primitives are never simplified
-    chunks = {key: lambda key=key: (mesh.finite(chunk) * numpy.array(key[1])
+    chunks = {key: lambda key=key: (chunk * numpy.array(key[1])
                                     for chunk in files[key[0]].chunks()) for key in uses}
     stats = {key: mesh.measure(chunks[key]()) for key in uses}
     order = sorted(uses, key=lambda key: -stats[key][0] * uses[key])  # the largest first

@@ -48,10 +48,12 @@ def _ping360_parameters(names, values: dict, root_pose) -> dict:
     Return scan_to_ping360's parameters (ping360_node.py reads them).
 
     Its range, step and gain start as the real sonar's tools start them (2 m: ping360_node's
-    DEFAULT_RANGE) and change while it runs; Gazebo's circle sees to the part's range_max.
+    DEFAULT_RANGE) and change while it runs, within the part's range_min and range_max (what
+    Gazebo's circle sees).
     """
     return {'scan_topic': names.ros['scan'], 'beam_topic': names.ros['beam'],
-            'frame_id': names.frame_id, 'range_min': float(values['range_min'])}
+            'frame_id': names.frame_id, 'range_min': float(values['range_min']),
+            'range_max': float(values['range_max'])}
 
 
 PARAMETERS = {'echosounder': _range_parameters, 'pressure': _pressure_parameters,

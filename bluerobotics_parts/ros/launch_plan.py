@@ -299,13 +299,11 @@ def _vehicle(args: dict, environ=None) -> LaunchVehicle:
     A build cache entry (description/cache.py, under ``$ROS_HOME``). The pose, the world and
     the other arguments are applied after, so they never miss the cache.
     """
-    vehicle = cache.reuse(cache.folder(environ, launch=True),
-                          (args['config'], args['name'], args['gz_release'], args['current'],
-                           'launch', (args['autopilot'], args['autopilot_instance'])),
-                          lambda: build_vehicle(args), LaunchVehicle)
-    if args['name'] and vehicle.name != args['name']:  # an entry for another vehicle: not ours
-        vehicle, _ = build_vehicle(args)
-    return vehicle
+    return cache.reuse(cache.folder(environ, launch=True),
+                       (args['config'], args['name'], args['gz_release'], args['current'],
+                        'launch', (args['autopilot'], args['autopilot_instance'])),
+                       lambda: build_vehicle(args), LaunchVehicle,
+                       fits=lambda vehicle: not args['name'] or vehicle.name == args['name'])
 
 
 def build_vehicle(args: dict) -> tuple:

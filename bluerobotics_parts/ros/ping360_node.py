@@ -47,12 +47,13 @@ NODE_NAME = 'scan_to_ping360'
 DEFAULT_RANGE = 2.0
 #: What can change while it runs (``ros2 param set``), as the sonar's settings change.
 LIVE = ('range', 'step', 'sector', 'gain')
-PARAMETERS = {  # name -> default; the launch plan sets the topics, the frame and range_min
+PARAMETERS = {  # name -> default; the launch sets the topics, the frame and the range limits
     'scan_topic': 'scan',
     'beam_topic': 'beam',
     'frame_id': '',
     'range': DEFAULT_RANGE,
-    'range_min': 0.75,
+    'range_min': 0.75,  # m: the Ping360's 0.75 to 50 m (PART_FACTS.md; the part's data)
+    'range_max': 50.0,
     'step': 1,
     'sector': GRADIANS,
     'speed_of_sound': SPEED_OF_SOUND,
@@ -96,12 +97,14 @@ def make_node(parameter_overrides=()):
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
             value = parameters(self, PARAMETERS)
+            self.range_min = float(value('range_min'))
+            self.range_max = float(value('range_max'))
             try:
                 self.sweep, self.gain = settings({name: value(name) for name in LIVE},
-                                                 float(value('speed_of_sound')))
+                                                 float(value('speed_of_sound')),
+                                                 (self.range_min, self.range_max))
             except SweepError as error:
                 raise SweepError(f'{NODE_NAME}: {error}') from None
-            self.range_min = float(value('range_min'))
             self.frame_id = str(value('frame_id'))
             self.index, self.scan = 0, None
             port = int(value('ping_port'))
@@ -124,21 +127,25 @@ def make_node(parameter_overrides=()):
             """Take a new range, step, sector or gain as the sonar does; refuse a bad one."""
             from rcl_interfaces.msg import SetParametersResult
 
-            asked = {p.name: p.value for p in changed}
-            if not set(asked) <= set(LIVE):
-                fixed = ', '.join(sorted(set(asked) - set(LIVE)))
+            asked = {p.name: p.value for p in changed if p.name in PARAMETERS}
+            fixed = sorted(set(asked) - set(LIVE))  # rclpy's own (use_sim_time) pass
+            if fixed:
                 return SetParametersResult(successful=False, reason=(
-                    f'{fixed}: set at start only; {", ".join(LIVE)} change while it runs'))
+                    f'{", ".join(fixed)}: set at start only; {", ".join(LIVE)} change while '
+                    'it runs'))
             current = {'range': self.sweep.range, 'step': self.sweep.step,
                        'sector': self.sweep.sector, 'gain': self.gain}
             try:
-                sweep, gain = settings({**current, **asked}, self.sweep.speed_of_sound)
+                sweep, gain = settings({**current, **asked}, self.sweep.speed_of_sound,
+                                       (self.range_min, self.range_max))
             except SweepError as error:
                 return SetParametersResult(successful=False, reason=str(error))
-            self.sweep, self.gain, self.index = sweep, gain, 0
-            self.timer.cancel()
-            self.destroy_timer(self.timer)
-            self.timer = self.create_timer(sweep.period, self.on_step)
+            if sweep != self.sweep:  # a new step period or head path: the sweep starts again
+                self.index = 0
+                self.timer.cancel()
+                self.destroy_timer(self.timer)
+                self.timer = self.create_timer(sweep.period, self.on_step)
+            self.sweep, self.gain = sweep, gain
             return SetParametersResult(successful=True)
 
         def serve(self, host: str, port: int):
@@ -199,8 +206,16 @@ def make_node(parameter_overrides=()):
     return ScanToPing360()
 
 
-def settings(values: dict, speed_of_sound: float) -> tuple:
-    """Return (the Sweep, the gain) of range, step, sector and gain; SweepError if invalid."""
+def settings(values: dict, speed_of_sound: float, limits: tuple = (0.75, 50.0)) -> tuple:
+    """
+    Return (the Sweep, the gain) of range, step, sector and gain; SweepError if invalid.
+
+    ``limits``: the metres the sonar can be set to listen to (its range_min, range_max).
+    """
+    low, high = limits
+    if not (isinstance(values['range'], (int, float)) and low < values['range'] <= high):
+        raise SweepError(f'range must be above {low:g} m and at most {high:g} m (the range_min '
+                         f"and range_max of the sonar), got {values['range']!r}")
     try:
         sweep = Sweep(float(values['range']), int(values['step']), int(values['sector']),
                       speed_of_sound)

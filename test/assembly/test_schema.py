@@ -115,6 +115,7 @@ INVALID_CONFIGS = {
     'revolute slot without limits': {'slots': [{'name': 's', 'joint': 'revolute'}]},
     'limits on a fixed slot': {'slots': [{'name': 's', 'limits': {
         'lower': 0, 'upper': 1, 'effort': 1, 'velocity': 1}}]},
+    'limits null': {'slots': [{'name': 's', 'limits': None}]},
 }
 
 
@@ -144,6 +145,7 @@ INVALID_PARTS = {
     'material key': {'type': 'p', 'visual': [{'box': [1, 1, 1], 'material': {
         'name': 'm', 'rgba': [1, 1, 1, 1], 'colour': 'red'}}]},
     'prismatic slot without limits': {'type': 'p', 'slots': {'s': {'joint': 'prismatic'}}},
+    'limits null': {'type': 'p', 'slots': {'s': {'limits': None}}},
     'limits on a continuous frame': {'type': 'p', 'frames': {'f': {
         'joint': 'continuous', 'limits': {'lower': 0, 'upper': 1, 'effort': 1, 'velocity': 1},
         'inertial': {'mass': 0.1, 'mass_unverified': 'x'}}}},

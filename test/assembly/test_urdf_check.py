@@ -393,8 +393,10 @@ def test_a_slot_named_like_the_inertia_carrier_is_still_compared(tmp_path):
      "joint hd_camera_joint: <axis xyz> is '0 0 1' in the URDF but '0.0 1.0 0.0'"),
     (('upper="1.5707963267948966" velocity="1.0"', 'upper="3.0" velocity="1.0"'),
      "joint hd_camera_joint: <limit upper> is '3.0' in the URDF but '1.5707963267948966'"),
-    (('<axis xyz="0.0 1.0 0.0"/>', ''),
-     "joint hd_camera_joint: <axis xyz> is missing in the URDF but '0.0 1.0 0.0'"),
+    (('<axis xyz="0.0 1.0 0.0"/>', ''),  # URDF's default then: 1 0 0
+     "joint hd_camera_joint: <axis xyz> is '1 0 0' in the URDF but '0.0 1.0 0.0'"),
+    (('effort="0.2" lower=', 'lower='),
+     "joint hd_camera_joint: <limit effort> is missing in the URDF but '0.2'"),
 ])
 def test_a_moving_joints_axis_and_limits_are_compared(edit, found):
     """A tilt widened past its range, or turned about another axis, is not the config's."""
@@ -407,3 +409,24 @@ def test_a_moving_joints_axis_and_limits_are_compared(edit, found):
     assert changed != urdf
     assert any(found in m for m in messages(urdf_check.problems(config_module.read(config),
                                                                 changed)))
+
+
+def test_a_config_slots_joint_is_located_at_the_config_and_defaults_count(tmp_path):
+    """A config's own moving slot is named at its line; an axis left out is URDF's 1 0 0."""
+    config = write_config(tmp_path, (
+        'base: {type: bluerov2_frame}\nslots:\n'
+        '  - {name: pan, xyz: [0, 0, 0.2], joint: revolute, axis: [1, 0, 0],\n'
+        '     limits: {lower: 0, upper: 1, effort: 1, velocity: 1},\n'
+        '     accepts: [lumen_light], default: lumen_light}\n'))
+    urdf = resolve_config(config).urdf
+    loaded = config_module.read(config)
+    assert urdf_check.problems(loaded, urdf) == []
+    start = urdf.index('<joint name="pan_joint"')
+    axis = '<axis xyz="1 0 0"/>'
+    assert urdf.index(axis, start) < urdf.index('</joint>', start)
+    left_out = urdf[:start] + urdf[start:].replace(axis, '', 1)
+    assert urdf_check.problems(loaded, left_out) == []  # URDF's default axis: the same joint
+    wider = urdf[:start] + urdf[start:].replace('upper="1"', 'upper="2"', 1)
+    found = [str(p) for p in urdf_check.problems(loaded, wider)]
+    assert len(found) == 1 and found[0].startswith(f'{config}:3: slots entry #1 (pan')
+    assert "joint pan_joint <limit upper> is '2' in the URDF but '1' in the config" in found[0]

@@ -384,3 +384,5 @@ def test_an_entry_for_another_vehicle_name_is_rebuilt(tmp_path, launch_builds):
     again = launch(tmp_path / 'ros', name='boat2')
     assert len(launch_builds) == 2 and again == first
     assert not (tmp_path / 'ros' / 'bluerobotics_parts' / 'victim').exists()
+    launch(tmp_path / 'ros', name='boat2')  # the rebuilt entry replaced the forged one
+    assert len(launch_builds) == 2

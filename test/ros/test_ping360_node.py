@@ -159,7 +159,15 @@ def test_range_step_and_gain_change_while_it_runs(ros):
             refused.reason
         (refused,) = node.set_parameters([Parameter('scan_topic', value='/other')])
         assert not refused.successful and 'set at start only' in refused.reason
+        (refused,) = node.set_parameters([Parameter('range', value=80.0)])
+        assert not refused.successful and 'at most 50 m' in refused.reason
+        (refused,) = node.set_parameters([Parameter('range', value=0.01)])
+        assert not refused.successful and 'above 0.75 m' in refused.reason
         assert (node.sweep.range, node.sweep.step, node.gain) == (30.0, 1, 2)
+        timer, node.index = node.timer, 17
+        assert node.set_parameters([Parameter('gain', value=1)])[0].successful
+        assert node.timer is timer and node.index == 17  # the head keeps its place
+        assert node.set_parameters([Parameter('use_sim_time', value=True)])[0].successful
     finally:
         node.destroy_node()
 
@@ -174,4 +182,5 @@ def test_the_launch_gives_it_the_sonars_topics_and_frame(tmp_path):
     parameters = converter_parameters(sonar, values, None)
     assert parameters == {'scan_topic': '/bluerov2/scanning_sonar/scan',
                           'beam_topic': '/bluerov2/scanning_sonar/beam',
-                          'frame_id': 'bluerov2/scanning_sonar_head', 'range_min': 0.75}
+                          'frame_id': 'bluerov2/scanning_sonar_head', 'range_min': 0.75,
+                          'range_max': 50.0}

@@ -165,14 +165,19 @@ def _flight(spec: dict) -> None:
     Path(spec['result']).write_text(json.dumps(result), encoding='utf-8')
 
 
+_HELD: list = []  # the instance locks this process holds
+
+
 def free_instance() -> int:
     """
     Return a SITL instance whose ports are all free here (1 to 40), so flights never meet.
 
     Instance N takes TCP 5760 + 10 N to 5763 + 10 N (its serial ports) and UDP 9002 + 10 N and
     9003 + 10 N (the plugin's JSON link); another SITL on the machine holding 5760 once made
-    a flight talk to the wrong autopilot.
+    a flight talk to the wrong autopilot. A lock file per instance, held until this process
+    ends, keeps two flights that probe at once from taking the same one.
     """
+    import fcntl
     import random
     import socket
 
@@ -187,9 +192,17 @@ def free_instance() -> int:
         return True
 
     for instance in random.sample(range(1, 41), 40):
+        lock = open(Path(tempfile.gettempdir()) / f'bluerobotics_parts_sitl_{instance}.lock', 'a')
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
         if all(free(socket.SOCK_STREAM, mavlink_port(instance) + k) for k in range(4)) and \
                 all(free(socket.SOCK_DGRAM, fdm_port(instance) + k) for k in range(2)):
+            _HELD.append(lock)  # released when the flight's process ends
             return instance
+        lock.close()
     raise AssertionError('no SITL instance from 1 to 40 has its ports free here')
 
 

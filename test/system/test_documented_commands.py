@@ -68,8 +68,8 @@ def expanded(command: str) -> list[list[str]]:
     return [words[:index] + [choice] + words[index + 1:] for choice in words[index].split('|')]
 
 
-def as_package(root: Path) -> list[str]:
-    """Return the command line of ``bluerobotics-parts`` run from the clone's own package."""
+def as_package() -> list[str]:
+    """Return the command line of ``bluerobotics-parts`` run as a module (package_env picks it)."""
     return [tool('python'), '-m', 'bluerobotics_parts']
 
 
@@ -96,7 +96,7 @@ def clone(tmp_path_factory) -> Path:
                   cwd=root, env=package_env(root))
     assert Path(package.stdout.strip()).is_relative_to(root), package.stdout + package.stderr
     # the README's build first: later synopsis lines read its output
-    first = run([*as_package(root), 'build', 'config/blueboat.yaml', '--output',
+    first = run([*as_package(), 'build', 'config/blueboat.yaml', '--output',
                  'out/blueboat'], cwd=root, env=package_env(root))
     assert first.returncode == 0, first.stderr
     return root
@@ -108,7 +108,7 @@ def test_a_documented_command_runs_as_written(clone, document, line, command):
     for words in expanded(command):
         if '--sdf' in words and shutil.which('gz') is None:
             continue  # needs Gazebo's gz (gz_support.py says where it runs)
-        done = subprocess.run([*as_package(clone), *words[1:]], cwd=clone,
+        done = subprocess.run([*as_package(), *words[1:]], cwd=clone,
                               capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               timeout=300, env=package_env(clone))
         assert done.returncode == 0, f'{document}:{line}: {shlex.join(words)}\n{done.stderr}'

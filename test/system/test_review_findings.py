@@ -180,3 +180,14 @@ def test_an_export_keeps_a_private_config_private(tmp_path):
     os.chmod(config, 0o644)
     done = cli('export', config, tmp_path / 'open')
     assert (tmp_path / 'open' / 'config.yaml').stat().st_mode & 0o044  # readable as before
+
+
+def test_an_export_of_a_config_given_as_data_still_works(tmp_path):
+    """The config's mode is read only from a file: a dict or Config has none (was a TypeError)."""
+    from bluerobotics_parts.description.export import export
+    from bluerobotics_parts.formats.config import from_data
+
+    for index, config in enumerate([{'parts': [{'slot': 'mast', 'type': 'none'}]},
+                                    from_data({'name': 'given'})]):
+        result = export(config, tmp_path / f'out{index}')
+        assert (tmp_path / f'out{index}' / 'config.yaml').is_file() and result.files
