@@ -25,6 +25,7 @@ import math
 from bluerobotics_parts.assembly import catalogue as part_catalogue, pipeline
 from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.cli.info import info_text, vehicle_info
+from bluerobotics_parts.model.vehicle import Vehicle
 from bluerobotics_parts.physics import propulsion, water
 from conftest import cli, CONFIG_DIR, write_config
 import pytest
@@ -315,3 +316,43 @@ def test_the_rating_is_left_out_when_a_pack_does_not_give_one():
     assert both.max_current == 120.0
     one = power.vehicle_battery(Record, {'a': Part(rated), 'b': Part(unrated)})
     assert one.max_current is None and one.capacity == 36.0
+
+
+def test_a_state_the_battery_gives_only_in_part_is_said_so():
+    """One propeller at full throttle, the other not: 'short of it', not 'full throttle'."""
+    from bluerobotics_parts.cli.info import _endurance
+    from bluerobotics_parts.physics import allocation, power
+
+    resolved = pipeline.resolve_config(CONFIG_DIR / 'blueboat.yaml')
+    catalogue = part_catalogue.catalogue([f for _, f in resolved.record.part_files])
+    limits = propulsion.thrust_limits(resolved.record, catalogue)
+    real = allocation.Allocator(Vehicle.from_tree(resolved.tree, resolved.record, catalogue),
+                                limits)
+
+    class Asked:  # the real allocation, asked for 70 N ahead as its largest
+        names, axes, matrix = real.names, real.axes, real.matrix
+        allocate = real.allocate
+
+        def largest(self, axis, sign):
+            return 70.0
+
+    class Curves:  # full throttle: 30 N on the port motor, 40 N on the starboard one
+        voltage, curves = 14.8, dict.fromkeys(real.names)
+        most = {'motor_port': 30.0, 'motor_stbd': 40.0}
+
+        def throttle(self, name, thrust):
+            return max(-1.0, min(1.0, thrust / self.most[name]))
+
+        def thrust(self, name, throttle):
+            return throttle * self.most[name]
+
+        def current(self, thrusts):
+            return 10.0
+
+    battery = power.Battery(1, 14.8, 18.0)
+    (state,) = _endurance(battery, Curves(), Asked(), None, {})
+    assert state.label == ('full ahead: short of it at the battery, 65.0 N of surge at 14.8 V '
+                           '(70.0 N at 16 V)')
+    Curves.most = {'motor_port': 30.0, 'motor_stbd': 30.0}
+    (state,) = _endurance(battery, Curves(), Asked(), None, {})
+    assert state.label.startswith('full ahead: full throttle, 60.0 N of surge')
