@@ -275,9 +275,6 @@ class _Comparison:
         An attribute left out counts as URDF's default (axis 1 0 0, lower and upper 0); the
         mistake is located at the config's own slot when one of its ad hoc slots moves it.
         """
-        child = wanted.find('child').get('link')
-        part = next((p for p in self.expected.parts if p.name == child), None)
-        index = self.adhoc.get((part.of, part.slot)) if part is not None and part.slot else None
         for tag, keys in (('axis', ('xyz',)), ('limit', MOTION_LIMIT_KEYS)):
             want, found = wanted.find(tag), joint.find(tag)
             if want is None and found is None:
@@ -290,6 +287,7 @@ class _Comparison:
                     continue
                 shown_text = 'missing' if text is None else repr(text)
                 shown_expect = 'none' if expect is None else repr(expect)
+                index = self.adhoc_slot_of(wanted.find('child').get('link'))
                 if index is not None:
                     label = entry_label('slots', index, self.config.adhoc_slots[index])
                     self.problem(('slots', index), f'{label}: joint {name} <{tag} {key}> is '
@@ -297,6 +295,11 @@ class _Comparison:
                 else:
                     self.problem(None, f'joint {name}: <{tag} {key}> is {shown_text} in the '
                                  f'URDF but {shown_expect} from the part data')
+
+    def adhoc_slot_of(self, instance: str) -> int | None:
+        """Return the index of the config's ad hoc slot ``instance`` sits in, None if none."""
+        part = next((p for p in self.expected.parts if p.name == instance), None)
+        return self.adhoc.get((part.of, part.slot)) if part is not None and part.slot else None
 
     def pose_sources(self) -> dict:
         """Joint name -> (config path, label) for the poses the config gives."""

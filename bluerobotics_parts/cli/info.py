@@ -125,12 +125,12 @@ def _endurance(battery, throttles, allocator, performance, coefficients) -> tupl
     found = []
     for label, surge in states:
         thrusts = allocator.allocate([surge, 0, 0, 0, 0, 0]).thrusts
-        given = _plain(sum(allocator.matrix[0][i] * throttles.thrust(
-            name, throttles.throttle(name, thrusts[name]))
-            for i, name in enumerate(allocator.names)))
+        settings = {name: throttles.throttle(name, thrust) for name, thrust in thrusts.items()}
+        given = _plain(sum(allocator.matrix[0][i] * throttles.thrust(name, settings[name])
+                           for i, name in enumerate(allocator.names)))
         text = f'{label}: {surge:.1f} N of surge'
         if given < surge * 0.995:
-            full = all(abs(throttles.throttle(name, thrust)) >= 1.0
+            full = all(abs(settings[name]) >= 1.0
                        for name, thrust in thrusts.items() if abs(thrust) > 1e-9)
             text = (f"{label}: {'full throttle' if full else 'short of it at the battery'}, "
                     f'{given:.1f} N of surge at {throttles.voltage:g} V ({surge:.1f} N at '

@@ -101,10 +101,7 @@ def cmd_check(args) -> int:
     # '' is the shipped BlueBoat, as for every command; an unreadable URDF is one of the problems
     found = problems(read(default_config() if args.config is None else args.config),
                      Path(args.urdf))
-    for problem in found[:MESSAGE_LINES]:
-        print(f'error: {printable(str(problem))}', file=sys.stderr)
-    if len(found) > MESSAGE_LINES:
-        print(f'error: ... and {len(found) - MESSAGE_LINES} more', file=sys.stderr)
+    print_errors([str(problem) for problem in found])
     if found:
         return EXIT_FAILED
     print(printable(f'OK: {args.urdf} is consistent with '
@@ -388,6 +385,14 @@ def main(argv=None) -> int:
     return run(args.handler, args)
 
 
+def print_errors(lines: list, rest: str = 'more') -> None:
+    """Print message lines on stderr, each ``error: `` and printable, at most MESSAGE_LINES."""
+    for line in lines[:MESSAGE_LINES]:
+        print(f'error: {printable(line)}', file=sys.stderr)
+    if len(lines) > MESSAGE_LINES:
+        print(f'error: ... and {len(lines) - MESSAGE_LINES} {rest}', file=sys.stderr)
+
+
 def run(handler, *args) -> int:
     """
     Run a command and return its exit status.
@@ -402,11 +407,8 @@ def run(handler, *args) -> int:
     try:
         return handler(*args)
     except BlueRoboticsPartsError as error:
-        lines = str(error).rstrip('\n').split('\n') if str(error) else [type(error).__name__]
-        for line in lines[:MESSAGE_LINES]:
-            print(f'error: {printable(line)}', file=sys.stderr)
-        if len(lines) > MESSAGE_LINES:
-            print(f'error: ... and {len(lines) - MESSAGE_LINES} more lines', file=sys.stderr)
+        print_errors(str(error).rstrip('\n').split('\n') if str(error)
+                     else [type(error).__name__], rest='more lines')
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130

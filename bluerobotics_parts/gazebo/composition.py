@@ -110,13 +110,8 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
     if any(gz_xml.uses_gz_prefix(block) for block in blocks):
         composed.set(f'xmlns:{gz_xml.GZ_PREFIX}', gz_xml.GZ_NAMESPACE)
     carriers = {id(link) for link in carrier_links(root)}
-    for child in root:
-        if id(child) in carriers:
-            composed.append(_with_mass(child))
-        elif child.tag == 'link' and child.get('name') == names.root_link:
-            composed.extend(root_inertia_split(root, child))
-        else:
-            composed.append(child)
+    composed.extend(_with_mass(child) if id(child) in carriers else child
+                    for child in with_root_inertia_split(root, names.root_link))
     composed.extend(blocks)
     return composed
 

@@ -95,11 +95,11 @@ class Throttles:
         gives less, and an allocator that plans in throttles must plan within it or its
         clipped propellers would turn the command's direction.
         """
-        return {name: replace(limit,
-                              bench_max=min(limit.bench_max, self.thrust(name, 1.0)
-                                            / limit.fraction),
-                              bench_min=max(limit.bench_min, self.thrust(name, -1.0)
-                                            / limit.fraction))
+        def bench(name, throttle):  # the curve's own (bench) thrust at this voltage
+            return self.curves[name].force(throttle, self.voltage)
+
+        return {name: replace(limit, bench_max=min(limit.bench_max, bench(name, 1.0)),
+                              bench_min=max(limit.bench_min, bench(name, -1.0)))
                 if name in self.curves else limit for name, limit in limits.items()}
 
     def current(self, thrusts: dict) -> float:

@@ -24,7 +24,7 @@ def converter_parameters(names, values: dict, root_pose) -> dict:
 
     ``root_pose``: the sensor link's pose in the vehicle's root link (kinematics.Pose).
     """
-    return PARAMETERS[names.kind](names, values, root_pose)
+    return CONVERTERS[names.kind][0](names, values, root_pose)
 
 
 def _range_parameters(names, values: dict, root_pose) -> dict:
@@ -42,7 +42,6 @@ def _pressure_parameters(names, values: dict, root_pose) -> dict:
             'update_rate': float(values['update_rate'])}
 
 
-#: Per part-data section whose kind has a converter: its node's parameters.
 def _ping360_parameters(names, values: dict, root_pose) -> dict:
     """
     Return scan_to_ping360's parameters (ping360_node.py reads them).
@@ -56,13 +55,15 @@ def _ping360_parameters(names, values: dict, root_pose) -> dict:
             'range_max': float(values['range_max'])}
 
 
-PARAMETERS = {'echosounder': _range_parameters, 'pressure': _pressure_parameters,
-              'scanning_sonar': _ping360_parameters}
+#: Per sensor kind with a converter: (its node's parameters from the part data, the node's
+#: module in this folder, whose PARAMETERS it declares).
+CONVERTERS = {'echosounder': (_range_parameters, 'range_node'),
+              'pressure': (_pressure_parameters, 'pressure_node'),
+              'scanning_sonar': (_ping360_parameters, 'ping360_node')}
 
 
 def accepted_parameters(kind: str) -> frozenset:
     """Return the parameter names a kind's converter node declares (what a launch may set)."""
-    from . import ping360_node, pressure_node, range_node
+    import importlib  # the node modules only when a cache entry is read
 
-    return frozenset({'echosounder': range_node.PARAMETERS, 'pressure': pressure_node.PARAMETERS,
-                      'scanning_sonar': ping360_node.PARAMETERS}[kind])
+    return frozenset(importlib.import_module(f'.{CONVERTERS[kind][1]}', __package__).PARAMETERS)
