@@ -74,10 +74,10 @@ setup(
         'console_scripts': [
             'bluerobotics-parts = bluerobotics_parts.cli.main:main',
             'check_assembly = bluerobotics_parts.cli.check_assembly:main',
-            'scan_to_range = bluerobotics_parts.ros.range_node:main',
-            'pose_to_pressure = bluerobotics_parts.ros.pressure_node:main',
-            'thrust_allocator = bluerobotics_parts.ros.thrust_allocator:main',
-            'scan_to_ping360 = bluerobotics_parts.ros.ping360_node:main',
+            'scan_to_range = bluerobotics_parts.ros.nodes.range_node:main',
+            'pose_to_pressure = bluerobotics_parts.ros.nodes.pressure_node:main',
+            'thrust_allocator = bluerobotics_parts.ros.nodes.thrust_allocator:main',
+            'scan_to_ping360 = bluerobotics_parts.ros.nodes.ping360_node:main',
         ],
     },
 )

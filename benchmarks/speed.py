@@ -203,7 +203,8 @@ def cache_reuse(folder: Path, pairs: int, env) -> bool:
 
 LAUNCH_PLAN = """
 import sys, time
-from bluerobotics_parts.ros import launch_arguments, launch_plan  # as vehicle.launch.py does
+# as vehicle.launch.py does
+from bluerobotics_parts.ros.launch import arguments as launch_arguments, plan as launch_plan
 start = time.perf_counter()
 launch_plan.plan({'gazebo': 'false'}, environ={'ROS_HOME': sys.argv[1],
                                                'BLUEROBOTICS_PARTS_CACHE': sys.argv[2]})

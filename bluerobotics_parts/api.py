@@ -33,7 +33,7 @@ from .assembly.catalogue import read_user_part
 from .assembly.pipeline import resolve_config, Resolved
 from .assembly.resolution import REFERENCE_RULES, Resolution, resolve
 from .errors import AssemblyError, ConfigError
-from .files.atomic import write_text_atomically
+from .files.atomic import check_not_inputs, write_text_atomically
 from .formats import config as config_module
 from .formats.config import entry_label
 
@@ -237,6 +237,9 @@ class Assembly:
         text = '# Written by bluerobotics_parts.api.Assembly.to_yaml\n' + yaml.safe_dump(
             self._data, sort_keys=False, default_flow_style=None)
         path = Path(path)
+        # the part files it lists (absolute here; relative ones from the written file's folder)
+        check_not_inputs([path], {path.parent / str(f): f'the part file {f} it lists'
+                                  for f in self._data.get('part_files') or ()})
         write_text_atomically(path, text)  # OutputError naming the path if it cannot
         return path
 

@@ -22,8 +22,8 @@ This file only declares the arguments and maps ``launch_plan.display_plan`` to n
 
 import os
 
-from bluerobotics_parts.ros import launch_arguments, launch_plan
-from bluerobotics_parts.ros.launch_actions import (argument_values, declare, node, planned,
+from bluerobotics_parts.ros.launch import arguments as launch_arguments, plan as launch_plan
+from bluerobotics_parts.ros.launch.actions import (argument_values, declare, node, planned,
                                                    sim_time, warn_misspelled)
 from launch import LaunchDescription
 from launch.actions import LogInfo, OpaqueFunction

@@ -18,7 +18,7 @@ Spawn a bluerobotics_parts vehicle into Gazebo (gz sim) with its ROS side.
     ros2 launch bluerobotics_parts vehicle.launch.py config:=my_boat.yaml name:=boat2 x:=5.0
 
 ``ros2 launch -s bluerobotics_parts vehicle.launch.py`` lists the arguments. This file only
-declares them and maps the plan that ``bluerobotics_parts.ros.launch_plan.plan`` computes (built
+declares them and maps the plan that ``bluerobotics_parts.ros.launch.plan.plan`` computes (built
 and checked once, artefacts under $ROS_HOME/bluerobotics_parts/<name>/) to launch actions.
 
 Gazebo finds the meshes (model://bluerobotics_parts/meshes/...) through package.xml's
@@ -32,8 +32,8 @@ launch/actions/group_action.py) restores the environment the launch started with
 import os
 
 from ament_index_python.packages import get_package_share_directory
-from bluerobotics_parts.ros import launch_arguments, launch_plan
-from bluerobotics_parts.ros.launch_actions import (argument_values, declare, node, planned,
+from bluerobotics_parts.ros.launch import arguments as launch_arguments, plan as launch_plan
+from bluerobotics_parts.ros.launch.actions import (argument_values, declare, node, planned,
                                                    process, sim_time,
                                                    stop_children_on_shutdown, warn_misspelled)
 from launch import LaunchDescription

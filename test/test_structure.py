@@ -15,7 +15,7 @@
 """
 The package's structure: one subpackage per layer, imports one way, no cycle, a light import.
 
-Data flows one way: files -> formats -> assembly -> model -> physics -> gazebo ->
+Data flows one way: files -> formats -> assembly -> model -> physics -> sensing -> gazebo ->
 ardupilot -> build -> description -> picture -> api -> ros -> cli (errors and paths under
 all of them). A module may
 import its own layer and the layers below, never one above, counting imports inside functions
@@ -35,8 +35,8 @@ import pytest
 PACKAGE = REPO / 'bluerobotics_parts'
 #: Each layer, lowest first: a top-level module (errors, paths, build, api) or a subpackage.
 LAYERS = (('errors', 'paths'), ('files',), ('formats',), ('assembly',), ('model',),
-          ('physics',), ('gazebo',), ('ardupilot',), ('build',), ('description',), ('picture',),
-          ('api',), ('ros',), ('cli',))
+          ('physics',), ('sensing',), ('gazebo',), ('ardupilot',), ('build',), ('description',),
+          ('picture',), ('api',), ('ros',), ('cli',))
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 TOP_MODULES = {'__init__', '__main__', 'api', 'build', 'errors', 'paths'}
 
@@ -144,7 +144,7 @@ def test_no_import_cycle(graph):
 
 def test_the_checks_see_imports_inside_functions():
     """An import inside a function counts like one at the top of the module."""
-    assert 'model.kinematics' in GRAPH['ros.launch_plan']  # imported in build_vehicle only
+    assert 'model.kinematics' in GRAPH['ros.launch.plan']  # imported in build_vehicle only
 
 
 def test_the_checks_see_lazy_imports():
@@ -184,3 +184,21 @@ print('xacro' in sys.modules)
     assert loaded.splitlines()[-1] == 'False'
     assert 'import xacro' not in ''.join(p.read_text(encoding='utf-8')
                                          for p in PACKAGE.rglob('*.py'))
+
+
+def test_the_ros_layer_keeps_what_launch_runs_apart_from_the_nodes():
+    """
+    ros/launch (what ``ros2 launch`` runs) may read the nodes' table; a node never needs launch.
+
+    A user's node starts without the launch machinery, and the launch side grows without
+    touching what runs on the vehicle.
+    """
+    ros = PACKAGE / 'ros'
+    assert {p.name for p in ros.iterdir() if p.is_dir() and p.name != '__pycache__'} == {
+        'launch', 'nodes'}
+    assert {p.stem for p in ros.glob('*.py')} == {'__init__'}
+    into_launch = [f'{name} -> {target}' for name, targets in GRAPH.items()
+                   if name.startswith('ros.nodes') for target in targets
+                   if target.startswith('ros.launch')]
+    assert into_launch == []
+    assert 'ros.nodes.converters' in GRAPH['ros.launch.plan']  # the checks see the sub-layers

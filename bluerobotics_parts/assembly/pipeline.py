@@ -26,6 +26,7 @@ test/system/test_differential.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from .catalogue import Catalogue
@@ -60,6 +61,25 @@ class Resolved:
     def catalogue(self) -> Catalogue:
         """Return the part data the config was resolved with (user part files included)."""
         return self.resolution.catalogue
+
+    def input_files(self) -> dict:
+        """
+        Return the user's files this resolution read: path -> what it is (for messages).
+
+        The config, the part files it lists and their meshes: no output may replace one
+        (files/atomic.py, check_not_inputs). The package's own files are not listed: its
+        folders are refused as outputs whole.
+        """
+        found = {}
+        if self.config.from_file:
+            found[Path(self.config.file)] = 'the config'
+        for type_name, source in self.record.part_files:
+            found.setdefault(Path(source), f'the part file of {type_name}')
+        for mesh in self.tree.iter('mesh'):
+            uri = mesh.get('filename', '')
+            if uri.startswith('file://'):
+                found.setdefault(Path(uri[len('file://'):]), "a mesh of the config's parts")
+        return found
 
 
 def resolve_config(config, name: str | None = None) -> Resolved:

@@ -62,13 +62,14 @@ def cmd_parts(args) -> int:
 
 def cmd_urdf(args) -> int:
     from ..assembly.pipeline import resolve_config
-    from ..files.atomic import check_output_folder, write_text_atomically
+    from ..files.atomic import check_not_inputs, check_output_folder, write_text_atomically
 
     if args.output:
         check_output_folder(Path(args.output).parent, label=Path(args.output),
                             names=(Path(args.output).name,))
     resolved = resolve_config(args.config, name=args.name)
     if args.output:
+        check_not_inputs([Path(args.output)], resolved.input_files())
         write_text_atomically(Path(args.output), resolved.urdf)
         print(f'wrote {printable(str(args.output))}', file=sys.stderr)
     else:
@@ -111,8 +112,9 @@ def cmd_check(args) -> int:
 
 def cmd_build(args) -> int:
     from ..description import cache
-    from ..files.atomic import (check_output_folder, finish_interrupted_writes,
-                                write_files_atomically, written_lines)
+    from ..files.atomic import (check_not_inputs, check_output_folder,
+                                finish_interrupted_writes, write_files_atomically,
+                                written_lines)
     from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, GAZEBO_MODEL_FILE, URDF_FILE
 
     if not args.output:  # Path('') is the working folder: never by accident
@@ -130,6 +132,8 @@ def cmd_build(args) -> int:
         from ..gazebo.spawned_model import gazebo_sdf
 
         files[GAZEBO_MODEL_FILE] = gazebo_sdf(made.artefacts[URDF_FILE]).encode('utf-8')
+    check_not_inputs([folder / name for name in files],
+                     {Path(path): role for path, role in made.inputs.items()})
     write_files_atomically(folder, files)
     sys.stdout.write(made.summary + written_lines([folder / name for name in files]))
     return EXIT_OK
@@ -146,14 +150,16 @@ class BuildOutput:
     A plain class: a cached build imports no dataclasses (errors.Problem says why).
     """
 
-    __slots__ = ('artefacts', 'summary')
+    __slots__ = ('artefacts', 'summary', 'inputs')
 
-    def __init__(self, artefacts: dict, summary: str):
+    def __init__(self, artefacts: dict, summary: str, inputs: dict):
         self.artefacts = artefacts  # file name -> text
         self.summary = summary  # what it prints before the files written
+        self.inputs = inputs  # the user's files it read: path -> what it is (never replaced)
 
     def to_data(self) -> dict:
-        return {'artefacts': dict(self.artefacts), 'summary': self.summary}
+        return {'artefacts': dict(self.artefacts), 'summary': self.summary,
+                'inputs': dict(self.inputs)}
 
     @classmethod
     def from_data(cls, data) -> 'BuildOutput | None':
@@ -165,14 +171,17 @@ class BuildOutput:
         """
         from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
 
-        if not (isinstance(data, dict) and set(data) == {'artefacts', 'summary'}
+        if not (isinstance(data, dict) and set(data) == {'artefacts', 'summary', 'inputs'}
                 and isinstance(data['summary'], str) and isinstance(data['artefacts'], dict)
+                and isinstance(data['inputs'], dict)
+                and all(isinstance(k, str) and isinstance(v, str)
+                        for k, v in data['inputs'].items())
                 and {URDF_FILE, BRIDGE_FILE} <= set(data['artefacts'])
                 <= {URDF_FILE, BRIDGE_FILE, ARDUPILOT_FILE}
                 and all(isinstance(v, str) for v in data['artefacts'].values())
                 and not SUMMARY_CONTROL.search(data['summary'])):
             return None
-        return cls(data['artefacts'], data['summary'])
+        return cls(data['artefacts'], data['summary'], data['inputs'])
 
 
 def _build_products(args) -> tuple:
@@ -183,7 +192,9 @@ def _build_products(args) -> tuple:
     made = identified_build(args.config, name=args.name, gz_release=args.gz_release,
                             autopilot=args.autopilot, autopilot_instance=args.autopilot_instance)
     output = BuildOutput({name: data.decode('utf-8') for name, data in
-                          artefacts(made.build).items()}, summary_head(made.build, made.identity))
+                          artefacts(made.build).items()}, summary_head(made.build, made.identity),
+                         {str(path): role for path, role in
+                          made.build.resolved.input_files().items()})
     return output, made.files_read
 
 

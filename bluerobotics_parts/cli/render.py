@@ -80,7 +80,8 @@ def joint_positions(items) -> dict:
 
 def run(args) -> int:
     """Render ``args.config`` into ``args.output``; return the exit status (0)."""
-    from ..files.atomic import check_output_folder, write_files_atomically
+    from ..assembly.pipeline import resolve_config
+    from ..files.atomic import check_not_inputs, check_output_folder, write_files_atomically
 
     output = Path(args.output)
     kind = image_format(output)
@@ -89,8 +90,10 @@ def run(args) -> int:
     from ..picture.render import DEFAULT_VIEWS, render_config
 
     views = args.view or list(DEFAULT_VIEWS)
-    data, notes = render_config(args.config, views=views, name=args.name, image_format=kind,
-                                positions=joint_positions(args.joint))
+    positions = joint_positions(args.joint)
+    resolved = resolve_config(args.config, name=args.name)
+    check_not_inputs([output], resolved.input_files())
+    data, notes = render_config(resolved, views=views, image_format=kind, positions=positions)
     write_files_atomically(output.parent, {output.name: data}, label=output)
     for note in notes:
         print(f'note: {printable(note)}', file=sys.stderr)

@@ -42,7 +42,7 @@ from .identity import (check_file_rules, check_folder_entries, check_identity_te
 from .. import paths
 from ..assembly.urdf_writer import urdf_text
 from ..errors import BlueRoboticsPartsError, DescriptionError, InputError
-from ..files.atomic import check_output_folder
+from ..files.atomic import check_folder_holds_no_inputs, check_output_folder
 from ..files.inputs import MESH_LIMIT, read_bytes
 
 URDF_FILE = 'robot.urdf'
@@ -288,6 +288,7 @@ def export(config, directory, name: str | None = None,
         raise DescriptionError(f'{directory} exists and is not a folder; export into a new '
                                'folder (nothing was written)')
     built = build_gazebo(config, name=name, gz_release=gz_release)
+    check_folder_holds_no_inputs(directory, built.resolved.input_files())
     files, sources = description_sources(built)
     narrower = {}  # a copy never gets a permission its user file lacks
     for relative, source in sources.items():

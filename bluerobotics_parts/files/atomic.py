@@ -85,6 +85,52 @@ def check_output_folder(folder: Path, label: Path | None = None,
                           'name a new file (nothing was written)')
 
 
+def check_not_inputs(targets, inputs: dict, label: Path | None = None) -> None:
+    """
+    Refuse to write a target that is one of the command's own inputs (nothing is written).
+
+    ``targets``: the files a command is about to write; ``inputs``: path -> what it is to the
+    command (``the config``, ``part file of camera_bracket``...). Files are compared, not names
+    (device and inode), so ``./my.yaml``, a symbolic link to it or a hard link of it are the
+    same file; a target not there yet is no input.
+    """
+    read = {}
+    for path, role in inputs.items():
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        read.setdefault((info.st_dev, info.st_ino), (path, role))
+    for target in targets:
+        try:
+            info = os.stat(target)
+        except (OSError, ValueError):
+            continue
+        found = read.get((info.st_dev, info.st_ino))
+        if found:
+            path, role = found
+            same = '' if os.path.abspath(target) == os.path.abspath(path) else \
+                f' ({path}, under another name)'
+            raise OutputError(f'cannot write {label or target}: it is {role}{same}, which '
+                              'this command reads; name another output (nothing was written)')
+
+
+def check_folder_holds_no_inputs(folder: Path, inputs: dict) -> None:
+    """Refuse to replace a whole folder that holds one of the command's inputs (export)."""
+    try:
+        real = Path(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return
+    for path, role in inputs.items():
+        try:
+            where = Path(os.path.realpath(path))
+        except (OSError, ValueError):
+            continue
+        if real == where or real in where.parents:
+            raise OutputError(f'cannot replace {folder}: it holds {path}, {role}, which this '
+                              'command reads; write into another folder (nothing was written)')
+
+
 def _no_nul(path, label) -> None:
     """Refuse a path with a NUL byte: no file name holds one (the system raises ValueError)."""
     if '\0' in str(path):

@@ -16,9 +16,9 @@
 Blue Robotics' ping-protocol on the wire: the frames a Ping360 and its host exchange.
 
 What Ping Viewer, the ``bluerobotics-ping`` Python library (brping) and the ROS drivers built
-on it speak to a real Ping360; the simulated one (ros/ping360_device.py) speaks it too, so those
-tools read the simulation unchanged. From bluerobotics/ping-protocol (v1.0.0 and later, read at
-master ac1eb5a): docs/index.md, "Message Format": ``'B' 'R'``, u16 payload_length, u16
+on it speak to a real Ping360; the simulated one (ros/nodes/ping360_device.py) speaks it too, so
+those tools read the simulation unchanged. From bluerobotics/ping-protocol (v1.0.0 and later, read
+at master ac1eb5a): docs/index.md, "Message Format": ``'B' 'R'``, u16 payload_length, u16
 message_id, u8 src_device_id, u8 dst_device_id, the payload, u16 checksum = the sum of every
 byte before it; all little-endian. The payloads (``LAYOUTS``) are src/definitions/common.json
 and ping360.json, field by field; a ``vector`` with ``sizetype: u16`` is a u16 count then the

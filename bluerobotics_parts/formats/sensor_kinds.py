@@ -22,7 +22,7 @@ part_format.py, described by assembly/schema.py), its streams (``/<vehicle>/<ins
 ROS type, and the gz type where gz publishes it), the console script publishing its ROS-only
 streams, its RViz displays (ros2/rviz branch jazzy, rviz_default_plugins/plugins_description.xml,
 commit 591594ee). Gazebo blocks: gazebo/sensor_blocks.py; converter parameters:
-ros/converters.py; topic names: model/topics.py.
+ros/nodes/converters.py; topic names: model/topics.py.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from xml.etree import ElementTree
 from . import gz_xml
 from .elements import (DVL_SYSTEM, IMU_SYSTEM, MAGNETOMETER_SYSTEM, NAVSAT_SYSTEM,
                        SENSORS_SYSTEM)
-from ..physics.echosounder import RayGrid
+from ..sensing.echosounder import RayGrid
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
         echosounder      /<name>/<instance>/scan/points (gz) -> /<name>/<instance>/scan (ROS)
                          (PointCloud2: the whole cone; gz's LaserScan on
                          /<name>/<instance>/scan is not bridged: ros_gz would keep one row of
-                         it, physics/echosounder.py)
+                         it, sensing/echosounder.py)
                          /<name>/<instance>/range           ROS only (Range, from the converter)
         joint states     /model/<name>/joint_state (gz)  -> /<name>/joint_states (ROS)
         odometry         /model/<name>/odometry (gz)     -> /<name>/odometry (ROS)

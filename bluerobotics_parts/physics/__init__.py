@@ -13,4 +13,4 @@
 # limitations under the License.
 
 
-"""How the vehicle floats and drives: water, hydrostatics, buoyancy, stability, thrust, sensors."""
+"""How the vehicle floats and drives: water, hydrostatics, buoyancy, stability, thrust."""

@@ -78,12 +78,13 @@ def render_config(config, views=DEFAULT_VIEWS, name: str | None = None,
     """
     Return (image bytes, notes) for a config: ``png`` or ``svg`` of the given views.
 
-    ``positions``: joint -> rad or m for the moving joints drawn away from 0.
+    ``config``: what resolve_config takes, or a config it resolved already (``name`` unused
+    then). ``positions``: joint -> rad or m for the moving joints drawn away from 0.
     """
-    from ..assembly.pipeline import resolve_config
+    from ..assembly.pipeline import resolve_config, Resolved
 
-    scene = build_scene(resolve_config(config, name=name), TRIANGLE_BUDGET // len(views),
-                        positions)
+    resolved = config if isinstance(config, Resolved) else resolve_config(config, name=name)
+    scene = build_scene(resolved, TRIANGLE_BUDGET // len(views), positions)
     picture = draw(scene, views)
     if image_format == 'svg':
         out = io.BytesIO()  # written as made: its buffer becomes the bytes, never copied

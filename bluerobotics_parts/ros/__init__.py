@@ -13,4 +13,4 @@
 # limitations under the License.
 
 
-"""The ROS 2 side: the launch plan and its actions, the converter nodes, the RViz view."""
+"""The ROS 2 side: what `ros2 launch` runs (launch/) and the nodes a user runs (nodes/)."""

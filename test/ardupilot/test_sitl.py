@@ -91,7 +91,7 @@ def test_the_command_is_sitls_json_backend_with_both_parameter_files():
 @pytest.mark.parametrize('stop', [signal.SIGINT, signal.SIGTERM])
 def test_the_runner_turns_a_stop_into_the_sigterm_sitl_exits_on(tmp_path, stop):
     binary = checkout(tmp_path)
-    runner = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.ros.sitl_runner',
+    runner = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.ros.launch.sitl_runner',
                                str(binary), '--model', 'JSON'], stdin=subprocess.DEVNULL)
     output = Path(f'{binary}.out')
     deadline = time.monotonic() + 30
@@ -108,5 +108,5 @@ def test_the_runner_reports_sitls_own_exit(tmp_path):
     script = tmp_path / 'failing'
     script.write_text('#!/bin/sh\nexit 3\n', encoding='utf-8')
     script.chmod(0o755)
-    assert subprocess.run([sys.executable, '-m', 'bluerobotics_parts.ros.sitl_runner',
+    assert subprocess.run([sys.executable, '-m', 'bluerobotics_parts.ros.launch.sitl_runner',
                            str(script)]).returncode == 3

@@ -177,7 +177,7 @@ def test_the_launch_keeps_its_cache_under_ros_home(tmp_path):
 
 def launch(ros_home: Path, cache_switch: str = 'on', **values):
     """Plan vehicle.launch.py as the launch file does (gazebo:=false: nothing asked)."""
-    from bluerobotics_parts.ros import launch_plan
+    from bluerobotics_parts.ros.launch import plan as launch_plan
 
     environ = {'ROS_HOME': str(ros_home), 'BLUEROBOTICS_PARTS_CACHE': cache_switch}
     return launch_plan.plan({'gazebo': 'false', **{k: str(v) for k, v in values.items()}},
@@ -187,7 +187,7 @@ def launch(ros_home: Path, cache_switch: str = 'on', **values):
 @pytest.fixture
 def launch_builds(monkeypatch):
     """Count the launch's real builds (``launch_plan.build_vehicle``)."""
-    from bluerobotics_parts.ros import launch_plan
+    from bluerobotics_parts.ros.launch import plan as launch_plan
 
     builds = []
     real = launch_plan.build_vehicle

@@ -528,7 +528,7 @@ def test_the_launch_argument_current_reaches_the_build(tmp_path):
     It becomes the vector build() composes as <default_current>; a malformed one names the
     argument.
     """
-    from bluerobotics_parts.ros import launch_arguments, launch_plan
+    from bluerobotics_parts.ros.launch import arguments as launch_arguments, plan as launch_plan
 
     names = [a.name for a in launch_arguments.ARGUMENTS]
     assert 'current' in names

@@ -44,7 +44,7 @@ def test_the_plan_starts_sitl_with_its_defaults_and_the_vehicles_parameters(tmp_
     assert (folder / 'ardupilot.parm').read_text().startswith('# ArduPilot parameters')
     defaults = tmp_path / 'ardupilot' / 'Tools' / 'autotest' / 'default_params' / 'sub.parm'
     command = list(plan.autopilot.cmd)
-    assert command[1:3] == ['-m', 'bluerobotics_parts.ros.sitl_runner']
+    assert command[1:3] == ['-m', 'bluerobotics_parts.ros.launch.sitl_runner']
     assert command[3:] == [str(binary), '--model', 'JSON', '--defaults',
                            f'{defaults},{folder / "ardupilot.parm"}', '-I', '1', '-w',
                            '--sim-address', '127.0.0.1', '--serial0', 'tcp:0', '--home',

@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 import subprocess
 
-from bluerobotics_parts.ros import launch_arguments
+from bluerobotics_parts.ros.launch import arguments as launch_arguments
 from conftest import REPO, tool, write_config
 import pytest
 import ros_support

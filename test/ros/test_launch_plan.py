@@ -30,8 +30,9 @@ from bluerobotics_parts import build as build_module, paths
 from bluerobotics_parts.assembly import pipeline
 from bluerobotics_parts.errors import BlueRoboticsPartsError, LaunchArgumentError
 from bluerobotics_parts.gazebo import spawned_model
-from bluerobotics_parts.ros import (gazebo_detection, launch_arguments, launch_artefacts,
-                                    launch_plan)
+from bluerobotics_parts.ros.launch import (arguments as launch_arguments,
+                                           artefacts as launch_artefacts, gazebo_detection,
+                                           plan as launch_plan)
 from conftest import CONFIG_DIR, parse, REPO, write_config
 from plans import converted, make_plan, nodes_by_executable, option
 import pytest

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The simulated Ping360 over UDP (ros/ping360_device.py), driven as its owners drive one.
+The simulated Ping360 over UDP (ros/nodes/ping360_device.py), driven as its owners drive one.
 
 The client is brping (bluerobotics-ping): the library Ping360 owners' scripts and ROS drivers
 use, an implementation independent of ours.
@@ -26,9 +26,9 @@ import socket
 import time
 
 from bluerobotics_parts.formats import ping_protocol as pp
-from bluerobotics_parts.physics import sonar_echo as se
-from bluerobotics_parts.ros.ping360_device import (FIRMWARE_VERSION, MAX_PINGS_WAITING,
-                                                   Ping360Device, Ping360Server)
+from bluerobotics_parts.ros.nodes.ping360_device import (FIRMWARE_VERSION, MAX_PINGS_WAITING,
+                                                         Ping360Device, Ping360Server)
+from bluerobotics_parts.sensing import sonar_echo as se
 import pytest
 
 ECHO = {100: 10.0, 102: 4.0}  # gradians -> metres: two targets, open water elsewhere

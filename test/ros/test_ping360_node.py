@@ -15,8 +15,8 @@
 """
 scan_to_ping360 with a real rclpy: a whole-circle scan in, one beam a step out.
 
-The launch gives it the scanning sonar's topics and frame (ros/converters.py); here a scan with
-one near echo to port, and the beams that come out step 1 gradian (0.9 deg) at a time.
+The launch gives it the scanning sonar's topics and frame (ros/nodes/converters.py); here a scan
+with one near echo to port, and the beams that come out step 1 gradian (0.9 deg) at a time.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 import time
 
-from bluerobotics_parts.physics.sonar_echo import echo_level, echo_profile, Ping
-from bluerobotics_parts.ros.converters import converter_parameters
+from bluerobotics_parts.ros.nodes.converters import converter_parameters
+from bluerobotics_parts.sensing.sonar_echo import echo_level, echo_profile, Ping
 import pytest
 
 PARAMETERS = {'scan_topic': '/rov/sonar/scan', 'beam_topic': '/rov/sonar/beam',
@@ -34,7 +34,7 @@ PARAMETERS = {'scan_topic': '/rov/sonar/scan', 'beam_topic': '/rov/sonar/beam',
 
 
 def test_it_steps_a_beam_round_the_scan(ros):
-    from bluerobotics_parts.ros import ping360_node
+    from bluerobotics_parts.ros.nodes import ping360_node
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
     from rclpy.qos import QoSProfile
@@ -79,7 +79,7 @@ def test_it_steps_a_beam_round_the_scan(ros):
 def test_ping_viewers_library_reads_the_gazebo_circle_over_udp(ros):
     """The brping library pings the node's sonar over UDP and hears the echo at its range."""
     brping = pytest.importorskip('brping')
-    from bluerobotics_parts.ros import ping360_node
+    from bluerobotics_parts.ros.nodes import ping360_node
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
     from rclpy.qos import QoSProfile
@@ -118,7 +118,7 @@ def test_ping_viewers_library_reads_the_gazebo_circle_over_udp(ros):
 
 
 def test_a_bad_gain_or_port_is_refused_naming_what_is_valid(ros):
-    from bluerobotics_parts.ros import ping360_node
+    from bluerobotics_parts.ros.nodes import ping360_node
     from rclpy.parameter import Parameter
 
     with pytest.raises(ping360_node.SweepError, match=r'gain must be 0 \(low\), 1'):
@@ -129,7 +129,7 @@ def test_a_bad_gain_or_port_is_refused_naming_what_is_valid(ros):
 
 def test_it_starts_as_the_sonars_own_tools_start_it(ros):
     """2 m, a gradian a step round the whole turn, gain 0: Ping Viewer's and the ROS driver's."""
-    from bluerobotics_parts.ros import ping360_node
+    from bluerobotics_parts.ros.nodes import ping360_node
     from rclpy.parameter import Parameter
 
     node = ping360_node.make_node([Parameter('ping_port', value=-1)])
@@ -143,7 +143,7 @@ def test_it_starts_as_the_sonars_own_tools_start_it(ros):
 
 def test_range_step_and_gain_change_while_it_runs(ros):
     """``ros2 param set`` takes a new range (the step period follows); a bad one is refused."""
-    from bluerobotics_parts.ros import ping360_node
+    from bluerobotics_parts.ros.nodes import ping360_node
     from rclpy.parameter import Parameter
 
     node = ping360_node.make_node([Parameter('ping_port', value=-1)])

@@ -50,7 +50,8 @@ def test_without_rclpy_the_command_says_what_it_needs(tmp_path):
     (hidden / '__init__.py').write_text(
         "raise ImportError('No module named rclpy (hidden by the test)')\n", encoding='utf-8')
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
-    result = subprocess.run([sys.executable, '-m', 'bluerobotics_parts.ros.range_node'], cwd=REPO,
+    result = subprocess.run([sys.executable, '-m', 'bluerobotics_parts.ros.nodes.range_node'],
+                            cwd=REPO,
                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
                             env=env)
     assert result.returncode == 1
@@ -59,7 +60,7 @@ def test_without_rclpy_the_command_says_what_it_needs(tmp_path):
 
 
 def test_a_scan_becomes_a_range(ros):
-    from bluerobotics_parts.ros import range_node
+    from bluerobotics_parts.ros.nodes import range_node
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
     from rclpy.qos import QoSProfile
@@ -95,7 +96,7 @@ def test_a_scan_becomes_a_range(ros):
 
 def test_a_node_without_its_cone_parameters_is_refused(ros):
     from bluerobotics_parts.errors import EchosounderError
-    from bluerobotics_parts.ros import range_node
+    from bluerobotics_parts.ros.nodes import range_node
 
     with pytest.raises(EchosounderError, match='field_of_view must be in'):
         range_node.make_node()
@@ -110,7 +111,7 @@ def start_node(tmp_path):
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path),
                PYTHONUNBUFFERED='1')
     log = open(tmp_path / 'node.log', 'w+', encoding='utf-8')
-    process = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.ros.range_node',
+    process = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.ros.nodes.range_node',
                                 *arguments], cwd=REPO, env=env, stdout=log,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30

@@ -52,8 +52,8 @@ ENVIRONMENT = ('AMENT_PREFIX_PATH', 'ROS_HOME', 'ROS_DOMAIN_ID',
 @pytest.mark.launch_test
 def generate_test_description():
     ros_support.require_launch()
-    from bluerobotics_parts.ros import launch_plan
-    from bluerobotics_parts.ros.launch_actions import node
+    from bluerobotics_parts.ros.launch import plan as launch_plan
+    from bluerobotics_parts.ros.launch.actions import node
 
     folder = Path(tempfile.mkdtemp(prefix='scan_to_range_launch_'))
     prefix = ros_support.make_prefix(folder / 'prefix', doubles=False)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bluerobotics_parts.errors import LaunchArgumentError
-from bluerobotics_parts.ros import launch_plan
+from bluerobotics_parts.ros.launch import plan as launch_plan
 from conftest import CONFIG_DIR, write_config
 from plans import make_plan, nodes_by_executable, option
 import pytest

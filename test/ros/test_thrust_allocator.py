@@ -49,7 +49,7 @@ def built(tmp_path_factory):
 
 def exchange(ros, description, message, topics, parameters=(), to=None):
     """Publish ``message`` (on ``to``) until every topic has answered; return topic -> value."""
-    from bluerobotics_parts.ros import thrust_allocator
+    from bluerobotics_parts.ros.nodes import thrust_allocator
     from geometry_msgs.msg import Twist, Wrench
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
@@ -100,7 +100,7 @@ def test_the_boat_shares_a_surge_and_splits_a_yaw(ros, built):
 
 
 def test_the_rov_pushes_ahead_and_down_as_asked(ros, built):
-    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from bluerobotics_parts.ros.nodes.thrust_allocator import vehicle_allocation
 
     allocator, _, _ = vehicle_allocation(str(built['bluerov2.yaml']))
     ahead = exchange(ros, built['bluerov2.yaml'], wrench(force=(20.0, 0.0, 0.0)), ROV)
@@ -112,7 +112,7 @@ def test_the_rov_pushes_ahead_and_down_as_asked(ros, built):
 
 
 def test_a_full_twist_gives_the_largest_surge(ros, built):
-    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from bluerobotics_parts.ros.nodes.thrust_allocator import vehicle_allocation
     from geometry_msgs.msg import Twist, Vector3
 
     allocator, _, _ = vehicle_allocation(str(built['blueboat.yaml']))
@@ -122,7 +122,7 @@ def test_a_full_twist_gives_the_largest_surge(ros, built):
 
 
 def test_a_throttle_drives_its_thruster_through_the_curve(ros, built):
-    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from bluerobotics_parts.ros.nodes.thrust_allocator import vehicle_allocation
     from std_msgs.msg import Float64
 
     _, _, throttles = vehicle_allocation(str(built['blueboat.yaml']))
@@ -135,7 +135,7 @@ def test_a_throttle_drives_its_thruster_through_the_curve(ros, built):
 
 
 def test_its_output_can_be_throttle_for_the_same_curve(ros, built):
-    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from bluerobotics_parts.ros.nodes.thrust_allocator import vehicle_allocation
 
     _, _, throttles = vehicle_allocation(str(built['blueboat.yaml']), 16.0)
     topics = [t.replace('/thrust', '/throttle') for t in MOTORS]
@@ -154,7 +154,7 @@ def test_throttle_output_plans_within_full_throttle_and_keeps_the_direction(buil
     command (yaw lost 37%); in throttle mode the allocator plans within what full throttle
     gives, so the thrusts the throttles make keep the command's direction.
     """
-    from bluerobotics_parts.ros.thrust_allocator import vehicle_allocation
+    from bluerobotics_parts.ros.nodes.thrust_allocator import vehicle_allocation
 
     thrust_mode, _, throttles = vehicle_allocation(str(built['blueboat.yaml']))
     allocator, _, _ = vehicle_allocation(str(built['blueboat.yaml']), output='throttle')
@@ -171,7 +171,7 @@ def test_throttle_output_plans_within_full_throttle_and_keeps_the_direction(buil
 
 def test_a_dropped_axis_is_warned_once(ros, built):
     """Each axis the propellers cannot act on is named once, whatever else the command asks."""
-    from bluerobotics_parts.ros import thrust_allocator
+    from bluerobotics_parts.ros.nodes import thrust_allocator
     from rclpy.parameter import Parameter
 
     node = thrust_allocator.make_node([Parameter('description',
@@ -192,13 +192,13 @@ def test_a_dropped_axis_is_warned_once(ros, built):
 
 
 def test_a_scale_just_under_one_never_reads_100_percent():
-    from bluerobotics_parts.ros.thrust_allocator import _percent_below
+    from bluerobotics_parts.ros.nodes.thrust_allocator import _percent_below
 
     assert _percent_below(0.99996) == '99.9' and _percent_below(0.5) == '50.0'
 
 
 def test_without_a_description_it_says_what_to_give(ros):
-    from bluerobotics_parts.ros import thrust_allocator
+    from bluerobotics_parts.ros.nodes import thrust_allocator
 
     with pytest.raises(thrust_allocator.AllocatorError, match='-p description:='):
         thrust_allocator.make_node()
@@ -213,8 +213,9 @@ def test_sigint_and_sigterm_end_it_cleanly(tmp_path, built):
                    PYTHONUNBUFFERED='1')
         with open(log_path, 'w+', encoding='utf-8') as log:
             process = subprocess.Popen(
-                [sys.executable, '-m', 'bluerobotics_parts.ros.thrust_allocator', '--ros-args',
-                 '-r', '__ns:=/blueboat', '-p', f"description:={built['blueboat.yaml']}"],
+                [sys.executable, '-m', 'bluerobotics_parts.ros.nodes.thrust_allocator',
+                 '--ros-args', '-r', '__ns:=/blueboat', '-p',
+                 f"description:={built['blueboat.yaml']}"],
                 cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL)
             deadline = time.monotonic() + 30

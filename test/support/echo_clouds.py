@@ -24,7 +24,7 @@ echosounder.cloud_ranges reads it). The tests of scan_to_range publish these clo
 import math
 import struct
 
-from bluerobotics_parts.physics.echosounder import RayGrid
+from bluerobotics_parts.sensing.echosounder import RayGrid
 
 #: A 3 x 3 grid over the cone: these positions (row-major) lie inside it, the corners do not.
 CONE_POSITIONS = (4, 1, 3, 5, 7)

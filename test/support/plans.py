@@ -17,7 +17,7 @@
 
 from pathlib import Path
 
-from bluerobotics_parts.ros import launch_plan
+from bluerobotics_parts.ros.launch import plan as launch_plan
 
 
 def converted(urdf_text: str) -> str:

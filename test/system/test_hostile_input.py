@@ -114,7 +114,7 @@ def test_a_launch_like_sequence_refuses_the_tagged_config(tmp_path):
     """
     evil = evil_config(tmp_path)
     result = python(XACRO_LOADING_YAML + f"""
-    from bluerobotics_parts.ros import launch_plan
+    from bluerobotics_parts.ros.launch import plan as launch_plan
     from bluerobotics_parts.errors import BlueRoboticsPartsError
     environ = {{'ROS_HOME': {str(tmp_path / 'ros')!r}}}
     launch_plan.plan({{'gazebo': 'false'}}, environ=environ)

@@ -30,7 +30,7 @@ import shutil
 from bluerobotics_parts.api import Assembly
 from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.errors import BlueRoboticsPartsError, ConfigError, OutputError
-from bluerobotics_parts.ros import launch_plan
+from bluerobotics_parts.ros.launch import plan as launch_plan
 from conftest import cli, CONFIG_DIR, REPO, write_config
 import pytest
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import ArtefactError, OutputError
-from ..files.atomic import write_files_atomically
+from ...errors import ArtefactError, OutputError
+from ...files.atomic import write_files_atomically
 
 ARTEFACT_FOLDER = 'bluerobotics_parts'  # under ROS_HOME
 

@@ -35,7 +35,7 @@ from pathlib import Path
 import sys
 
 from .node_runner import parameters, run
-from ..errors import BlueRoboticsPartsError
+from ...errors import BlueRoboticsPartsError
 
 NODE_NAME = 'thrust_allocator'
 PARAMETERS = {  # name -> default
@@ -60,13 +60,13 @@ def vehicle_allocation(description: str, voltage: float = 0.0, output: str = 'th
     where the bridge takes them to Gazebo. ``voltage`` 0: the battery's. With ``output``
     throttle it plans within what full throttle gives at that voltage.
     """
-    from ..assembly import catalogue as part_catalogue
-    from ..assembly.record import parse_urdf, read, read_urdf_file
-    from ..model.topics import vehicle_topics
-    from ..model.vehicle import Vehicle
-    from ..physics import propulsion
-    from ..physics.allocation import Allocator
-    from ..physics.power import Throttles
+    from ...assembly import catalogue as part_catalogue
+    from ...assembly.record import parse_urdf, read, read_urdf_file
+    from ...model.topics import vehicle_topics
+    from ...model.vehicle import Vehicle
+    from ...physics import propulsion
+    from ...physics.allocation import Allocator
+    from ...physics.power import Throttles
 
     if not description:
         raise AllocatorError('thrust_allocator needs the parameter description: the built URDF '

@@ -21,7 +21,7 @@ Viewer, the brping library and the ROS drivers built on it connect by host and p
 (src/definitions/common.json, ping360.json) and as Ping Viewer drives it (ping-viewer
 src/sensor/ping360.cpp): ``general_request``, ``transducer``, ``auto_transmit`` and
 ``motor_off`` (``Ping360Device.handle`` says how each is answered); settings out of range get a
-``nack`` naming the field. The echo of each ping is physics/sonar_echo.py's, at the range
+``nack`` naming the field. The echo of each ping is sensing/sonar_echo.py's, at the range
 Gazebo's scan gives at that angle. Plain Python, no ROS: ``scan_to_ping360`` serves it.
 """
 
@@ -34,11 +34,11 @@ import socket
 import threading
 import time
 
-from ..formats import ping_protocol as pp
-from ..physics.scanning_sonar import GRADIANS
-from ..physics.sonar_echo import (BOOT, echo_profile, GAINS, MAX_FREQUENCY, MAX_SAMPLE_PERIOD,
-                                  MAX_SAMPLES, MIN_FREQUENCY, MIN_SAMPLE_PERIOD, MIN_SAMPLES,
-                                  Ping)
+from ...formats import ping_protocol as pp
+from ...sensing.scanning_sonar import GRADIANS
+from ...sensing.sonar_echo import (BOOT, echo_profile, GAINS, MAX_FREQUENCY, MAX_SAMPLE_PERIOD,
+                                   MAX_SAMPLES, MIN_FREQUENCY, MIN_SAMPLE_PERIOD, MIN_SAMPLES,
+                                   Ping)
 
 DEVICE_TYPE = 2  # common.json device_information: "2: Ping360"
 PROTOCOL_VERSION = (1, 1, 0)  # the message set served includes auto_transmit ("NEW (v1.1.0)")

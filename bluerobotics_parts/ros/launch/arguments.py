@@ -31,11 +31,11 @@ from pathlib import Path
 import re
 from xml.etree import ElementTree
 
-from .. import paths
-from ..errors import BlueRoboticsPartsError, LaunchArgumentError
-from ..files import inputs
-from ..formats.config import check_vehicle_name
-from ..gazebo import composition as gazebo
+from ... import paths
+from ...errors import BlueRoboticsPartsError, LaunchArgumentError
+from ...files import inputs
+from ...formats.config import check_vehicle_name
+from ...gazebo import composition as gazebo
 
 TELEOP_CHOICES = ('none', 'joy')
 BOOLEAN_CHOICES = ('true', 'false')

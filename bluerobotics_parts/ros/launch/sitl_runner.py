@@ -14,7 +14,7 @@
 
 
 """
-``python -m bluerobotics_parts.ros.sitl_runner SITL-COMMAND...``: SITL under launch.
+``python -m bluerobotics_parts.ros.launch.sitl_runner SITL-COMMAND...``: SITL under launch.
 
 launch stops a process with SIGINT, then SIGTERM (ros2/launch 3.4.3,
 launch/actions/execute_local.py); ArduPilot SITL exits on SIGTERM only (ArduSub-4.5.3
@@ -36,7 +36,7 @@ GRACE = 10.0  # s
 def main(argv=None) -> int:
     command = list(sys.argv[1:] if argv is None else argv)
     if not command:
-        print('usage: python -m bluerobotics_parts.ros.sitl_runner SITL-COMMAND...',
+        print('usage: python -m bluerobotics_parts.ros.launch.sitl_runner SITL-COMMAND...',
               file=sys.stderr)
         return 2
     # its own process group: a terminal's Ctrl-C reaches the runner, which passes it on

@@ -34,16 +34,16 @@ import sys
 import yaml
 
 from . import gazebo_detection
-from .converters import accepted_parameters
-from .launch_arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
-from .launch_artefacts import artefact_dir, write_artefacts
-from ..ardupilot import sitl
-from ..description import cache
-from ..errors import LaunchArgumentError
-from ..formats.config import name_problem
-from ..formats.sensor_kinds import KINDS
-from ..gazebo import spawned_model
-from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, config_dir, GAZEBO_MODEL_FILE, URDF_FILE
+from .arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
+from .artefacts import artefact_dir, write_artefacts
+from ..nodes.converters import accepted_parameters
+from ...ardupilot import sitl
+from ...description import cache
+from ...errors import LaunchArgumentError
+from ...formats.config import name_problem
+from ...formats.sensor_kinds import KINDS
+from ...gazebo import spawned_model
+from ...paths import ARDUPILOT_FILE, BRIDGE_FILE, config_dir, GAZEBO_MODEL_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
 DISPLAY_RVIZ_FILE = 'display.rviz'
@@ -287,7 +287,7 @@ def _autopilot(vehicle: LaunchVehicle, args: dict, folder: Path) -> ProcessSpec 
     defaults = sitl.find_defaults(binary, vehicle.defaults, args['ardupilot_defaults'])
     command = sitl.command(binary, defaults, folder / ARDUPILOT_FILE,
                            args['autopilot_instance'], args['world'].home)
-    runner = [sys.executable, '-m', 'bluerobotics_parts.ros.sitl_runner']
+    runner = [sys.executable, '-m', 'bluerobotics_parts.ros.launch.sitl_runner']
     return ProcessSpec(f'{vehicle.name}_{vehicle.firmware}', tuple(runner + command),
                        str(folder / 'sitl'))
 
@@ -308,11 +308,11 @@ def _vehicle(args: dict, environ=None) -> LaunchVehicle:
 
 def build_vehicle(args: dict) -> tuple:
     """Build the vehicle (uncached): the launch's part of it, and the user files read."""
-    from .converters import converter_parameters
+    from ..nodes.converters import converter_parameters
     from .rviz_view import vehicle_rviz
-    from .. import build as build_module
-    from ..description.identified import identified_build
-    from ..model import kinematics
+    from ... import build as build_module
+    from ...description.identified import identified_build
+    from ...model import kinematics
 
     made = identified_build(args['config'], name=args['name'], gz_release=args['gz_release'],
                             current=args['current'], autopilot=args['autopilot'],
@@ -358,7 +358,7 @@ def _spawn_arguments(name: str, urdf_file: Path, args: dict, auto_z: float,
 
 
 def _state_publisher(name: str, urdf: str) -> NodeSpec:
-    from ..model.topics import frame_id, ros_joint_state_topic
+    from ...model.topics import frame_id, ros_joint_state_topic
 
     return NodeSpec('robot_state_publisher', 'robot_state_publisher', 'robot_state_publisher',
                     name, parameters={'robot_description': urdf,
@@ -390,10 +390,10 @@ def display_plan(values, environ=None) -> DisplayPlan:
     to warn about (gazebo/composition.py, root_inertia_split).
     """
     from .rviz_view import vehicle_rviz
-    from ..assembly import pipeline
-    from ..assembly.urdf_writer import urdf_text
-    from ..gazebo.composition import with_root_inertia_split
-    from ..model import topics
+    from ...assembly import pipeline
+    from ...assembly.urdf_writer import urdf_text
+    from ...gazebo.composition import with_root_inertia_split
+    from ...model import topics
 
     args = parse_arguments(values, DISPLAY_ARGUMENTS)
     resolved = pipeline.resolve_config(args['config'], name=args['name'])

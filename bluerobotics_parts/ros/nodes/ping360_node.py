@@ -16,15 +16,15 @@
 ``scan_to_ping360``: a simulated Ping360 that turns, one beam a step.
 
 Gazebo's scanning sonar gives the whole circle at once (a LaserScan, bridged); this node steps
-a head through it as the Ping360 does (physics/scanning_sonar.py): every ``2 x range / c`` it
+a head through it as the Ping360 does (sensing/scanning_sonar.py): every ``2 x range / c`` it
 publishes the beam at the head's angle as a one-ray sensor_msgs/msg/LaserScan (``angle_min`` =
 ``angle_max`` = the bearing, rad), stamped in the head frame, its intensity the echo's 0-255
-level at the ``gain`` setting (physics/sonar_echo.py); RViz's LaserScan display with a decay of
+level at the ``gain`` setting (sensing/sonar_echo.py); RViz's LaserScan display with a decay of
 a turn draws the sweep as Ping Viewer does. Parameters as the Ping360 takes them: ``step`` and
 ``sector`` in gradians, ``range`` in m, ``gain`` 0 low, 1 normal, 2 high; they start as the
 sonar's own tools start it (DEFAULT_RANGE) and change while it runs (``ros2 param set``).
-It also answers ping-protocol on UDP ``ping_host``:``ping_port`` (ros/ping360_device.py; make_node
-says how), so Ping Viewer and brping read it as a real sonar on Ethernet.
+It also answers ping-protocol on UDP ``ping_host``:``ping_port`` (ros/nodes/ping360_device.py;
+make_node says how), so Ping Viewer and brping read it as a real sonar on Ethernet.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import sys
 
 from .node_runner import parameters, run
 from .ping360_device import DEFAULT_PORT, Ping360Device, Ping360Server
-from ..errors import BlueRoboticsPartsError
-from ..physics.scanning_sonar import beam_range, bearing, GRADIANS, SPEED_OF_SOUND, Sweep
-from ..physics.sonar_echo import BOOT, echo_level, GAINS
+from ...errors import BlueRoboticsPartsError
+from ...sensing.scanning_sonar import beam_range, bearing, GRADIANS, SPEED_OF_SOUND, Sweep
+from ...sensing.sonar_echo import BOOT, echo_level, GAINS
 
 NODE_NAME = 'scan_to_ping360'
 #: The sonar's settings as its owners' tools start it: a 2 m range (bluerobotics/ping-viewer

@@ -23,7 +23,7 @@ import struct
 
 from bluerobotics_parts.assembly import catalogue
 from bluerobotics_parts.errors import EchosounderError
-from bluerobotics_parts.physics.echosounder import (cloud_ranges, RangeReading, RangeSpec, RayGrid,
+from bluerobotics_parts.sensing.echosounder import (cloud_ranges, RangeReading, RangeSpec, RayGrid,
                                                     scan_to_range, ULTRASOUND)
 import pytest
 

@@ -29,7 +29,7 @@ import sys
 import time
 
 from bluerobotics_parts.errors import PressureError
-from bluerobotics_parts.physics.pressure import PressureSpec, rotate, Throttle
+from bluerobotics_parts.sensing.pressure import PressureSpec, rotate, Throttle
 from conftest import CONFIG_DIR, REPO
 import pytest
 import ros_support
@@ -99,7 +99,7 @@ def test_the_launch_plan_gives_the_rov_its_converter(tmp_path):
 
 
 def test_an_odometry_becomes_a_fluid_pressure(ros):
-    from bluerobotics_parts.ros import pressure_node
+    from bluerobotics_parts.ros.nodes import pressure_node
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
@@ -138,7 +138,7 @@ def test_an_odometry_becomes_a_fluid_pressure(ros):
 
 
 def test_without_its_parameters_the_node_is_refused(ros):
-    from bluerobotics_parts.ros import pressure_node
+    from bluerobotics_parts.ros.nodes import pressure_node
 
     with pytest.raises(PressureError, match='max_pressure must be positive'):
         pressure_node.make_node()
@@ -158,9 +158,10 @@ def test_as_a_program_it_stops_cleanly_on_sigint(tmp_path):
                PYTHONUNBUFFERED='1')
     log_path = tmp_path / 'node.log'
     with open(log_path, 'w+', encoding='utf-8') as log:
-        process = subprocess.Popen([sys.executable, '-m', 'bluerobotics_parts.ros.pressure_node',
-                                    *arguments], cwd=REPO, env=env, stdout=log,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen([sys.executable, '-m',
+                                    'bluerobotics_parts.ros.nodes.pressure_node', *arguments],
+                                   cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
             while '(FluidPressure' not in log_path.read_text(encoding='utf-8'):

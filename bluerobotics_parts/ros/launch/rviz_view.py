@@ -25,9 +25,9 @@ from pathlib import Path
 
 import yaml
 
-from .. import paths
-from ..formats.sensor_kinds import KINDS
-from ..model import topics
+from ... import paths
+from ...formats.sensor_kinds import KINDS
+from ...model import topics
 
 
 def rviz_template() -> Path:

@@ -12,13 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The Ping360's echo profile (physics/sonar_echo.py): where it lands, its length, its level."""
+"""The Ping360's echo profile (sensing/sonar_echo.py): where it lands, its length, its level."""
 
 from __future__ import annotations
 
 import math
 
-from bluerobotics_parts.physics import sonar_echo as se
+from bluerobotics_parts.sensing import sonar_echo as se
 import pytest
 
 

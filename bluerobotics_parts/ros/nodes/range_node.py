@@ -16,7 +16,7 @@
 ``scan_to_range``: republishes a simulated Ping's scan as a sensor_msgs/msg/Range.
 
 ros_gz bridges the Ping's gpu_lidar cone as a PointCloud2 (Range cannot be bridged, and a
-LaserScan would keep only one row of the cone: physics/echosounder.py's module doc); this node
+LaserScan would keep only one row of the cone: sensing/echosounder.py's module doc); this node
 turns each cloud into one Range with that module's arithmetic, stamped with the scan's time.
 The launch starts one per echosounder (parameters: ``make_node``). It ends cleanly on SIGINT and
 SIGTERM (node_runner.py); rclpy is imported inside functions, so the module imports without ROS.
@@ -27,8 +27,8 @@ from __future__ import annotations
 import sys
 
 from .node_runner import parameters, run
-from ..errors import EchosounderError
-from ..physics.echosounder import RangeReading, RangeSpec
+from ...errors import EchosounderError
+from ...sensing.echosounder import RangeReading, RangeSpec
 
 NODE_NAME = 'scan_to_range'
 PARAMETERS = {  # name -> default; the launch plan sets all of them

@@ -16,7 +16,7 @@
 ``pose_to_pressure``: a simulated depth sensor's sensor_msgs/msg/FluidPressure.
 
 Gazebo has no water pressure sensor; this node computes the pressure at the sensor from the
-vehicle's odometry (physics/pressure.py has the arithmetic and its sources): one FluidPressure
+vehicle's odometry (sensing/pressure.py has the arithmetic and its sources): one FluidPressure
 per odometry message, at most ``update_rate`` a second by the stamps, with its odometry's stamp
 and ``variance`` 0 (unknown, as the message defines it). The launch starts one per pressure
 sensor (parameters: ``make_node``); it stops as ``scan_to_range`` does (node_runner.py).
@@ -27,8 +27,8 @@ from __future__ import annotations
 import sys
 
 from .node_runner import parameters, run
-from ..errors import PressureError
-from ..physics.pressure import PressureSpec, Throttle
+from ...errors import PressureError
+from ...sensing.pressure import PressureSpec, Throttle
 
 NODE_NAME = 'pose_to_pressure'
 PARAMETERS = {  # name -> default; the launch plan sets all of them

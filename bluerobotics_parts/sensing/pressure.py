@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from .water import GRAVITY, SEA_WATER_DENSITY, STANDARD_ATMOSPHERE
 from ..errors import PressureError
+from ..physics.water import GRAVITY, SEA_WATER_DENSITY, STANDARD_ATMOSPHERE
 
 
 def rotate(quaternion, vector) -> tuple:

@@ -28,8 +28,8 @@ from launch.logging import get_logger
 from launch_ros.actions import Node, SetParameter
 from launch_ros.parameter_descriptions import ParameterValue
 
-from .launch_arguments import misspelled
-from ..errors import BlueRoboticsPartsError
+from .arguments import misspelled
+from ...errors import BlueRoboticsPartsError
 
 
 def declare(table) -> list:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from bluerobotics_parts.physics.scanning_sonar import beam_range, bearing, Sweep
+from bluerobotics_parts.sensing.scanning_sonar import beam_range, bearing, Sweep
 import pytest
 
 
