@@ -41,14 +41,15 @@ def refused(done, what: str) -> None:
 
 @pytest.fixture
 def folder(tmp_path):
-    """A user's folder: a config, its part file and the part's mesh."""
+    """Return a user's folder: a config, its part file and the part's mesh."""
     user_part_config(tmp_path)
     return tmp_path
 
 
 @pytest.mark.parametrize('spelling', ['same', 'dot', 'absolute', 'symlink', 'hardlink'])
 def test_urdf_never_replaces_its_config(folder, spelling):
-    target = {'same': 'vehicle.yaml', 'dot': './vehicle.yaml', 'absolute': str(folder / 'vehicle.yaml'),
+    target = {'same': 'vehicle.yaml', 'dot': './vehicle.yaml',
+              'absolute': str(folder / 'vehicle.yaml'),
               'symlink': 'link.yaml', 'hardlink': 'twin.yaml'}[spelling]
     if spelling == 'symlink':
         (folder / 'link.yaml').symlink_to('vehicle.yaml')
