@@ -271,7 +271,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     cached ``build`` 12 ms of its 70; ``--help``, a mistyped command and shell completion
     get them all.
     """
-    from ..picture.views import VIEW_NAMES
+    from ..picture.views import FRAME_CHOICES, VIEW_NAMES
 
     from .. import __version__
 
@@ -376,6 +376,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument('--joint', action='append', metavar='NAME=VALUE', default=[],
                      help='draw a moving joint at a position, rad or m (repeatable; default 0): '
                           'e.g. hd_camera_joint=0.5')
+    sub.add_argument('--frames', choices=FRAME_CHOICES, default='default',
+                     help='which frames to mark: default, every slot and part frame but inner '
+                          'ones (rotors, a frame on another); all; slots, the slots alone')
     vehicle_name(sub)
 
     sub = command('schema', cmd_schema, 'print the JSON Schema of a config or of a part file '

@@ -93,7 +93,8 @@ def run(args) -> int:
     positions = joint_positions(args.joint)
     resolved = resolve_config(args.config, name=args.name)
     check_not_inputs([output], resolved.input_files())
-    data, notes = render_config(resolved, views=views, image_format=kind, positions=positions)
+    data, notes = render_config(resolved, views=views, image_format=kind, positions=positions,
+                                frames=args.frames)
     write_files_atomically(output.parent, {output.name: data}, label=output)
     for note in notes:
         print(f'note: {printable(note)}', file=sys.stderr)

@@ -36,6 +36,7 @@ import math
 from PIL import Image, ImageDraw, ImageFont
 
 SUPERSAMPLE = 2
+EDGE_WIDTH = 0.9  # px, an outlined triangle edge (render.py: a dark material's creases)
 CHUNK = 8192  # triangles turned into Python numbers (and SVG text) at a time
 FONT_FAMILY = 'DejaVu Sans, Helvetica, Arial, sans-serif'
 
@@ -75,9 +76,14 @@ class Canvas:
         self.background = tuple(background)
         self.items: list = []
 
-    def triangles(self, points, colours) -> None:
-        """Add filled triangles: ``points`` (n, 3, 2) pixels, ``colours`` (n, 3) 0-255."""
-        self.items.append(('triangles', points, colours))
+    def triangles(self, points, colours, edges=None, edge_colours=None) -> None:
+        """
+        Add filled triangles: ``points`` (n, 3, 2) pixels, ``colours`` (n, 3) 0-255.
+
+        ``edges``: (n, 3) bools, which edges (corners 0-1, 1-2, 2-0) to outline, each drawn
+        right after its triangle so that nearer triangles cover it; ``edge_colours`` (n, 3).
+        """
+        self.items.append(('triangles', points, colours, edges, edge_colours))
 
     def polygon(self, points, fill, alpha: float = 1.0, outline=None, width: float = 1.0):
         self.items.append(('polygon', [tuple(p) for p in points], fill, alpha, outline, width))
@@ -111,11 +117,26 @@ class Canvas:
         return out.getvalue()
 
     @staticmethod
-    def _png_triangles(image, draw, k, points, colours) -> None:
+    def _png_triangles(image, draw, k, points, colours, edges, edge_colours) -> None:
+        if edges is None or not edges.any():
+            for start in range(0, len(points), CHUNK):
+                scaled = (points[start:start + CHUNK] * k).reshape(-1, 6).tolist()
+                for triangle, colour in zip(scaled, colours[start:start + CHUNK].tolist()):
+                    draw.polygon(triangle, fill=tuple(colour))
+            return
+        width = max(1, round(EDGE_WIDTH * k))
         for start in range(0, len(points), CHUNK):
-            scaled = (points[start:start + CHUNK] * k).reshape(-1, 6).tolist()
-            for triangle, colour in zip(scaled, colours[start:start + CHUNK].tolist()):
+            end = start + CHUNK
+            scaled = (points[start:end] * k).reshape(-1, 6).tolist()
+            for triangle, colour, outline, ink in zip(scaled, colours[start:end].tolist(),
+                                                      edges[start:end].tolist(),
+                                                      edge_colours[start:end].tolist()):
                 draw.polygon(triangle, fill=tuple(colour))
+                for corner, drawn in enumerate(outline):
+                    if drawn:
+                        a, b = 2 * corner, 2 * ((corner + 1) % 3)
+                        draw.line(triangle[a:a + 2] + triangle[b:b + 2], fill=tuple(ink),
+                                  width=width)
 
     @staticmethod
     def _png_polygon(image, draw, k, points, fill, alpha, outline, width) -> None:
@@ -185,19 +206,29 @@ class Canvas:
         stream.write(b'</svg>\n')
 
     @staticmethod
-    def _svg_triangles(points, colours):
+    def _svg_triangles(points, colours, edges, edge_colours):
         """Yield the triangles' SVG text, CHUNK triangles a piece."""
         for start in range(0, len(points), CHUNK):
             corners = points[start:start + CHUNK].reshape(-1, 6).tolist()
-            part = colours[start:start + CHUNK]
-            if part.dtype == 'uint8':
-                hexes = ['#' + _BYTE_HEX[r] + _BYTE_HEX[g] + _BYTE_HEX[b]
-                         for r, g, b in part[:, :3].tolist()]
-            else:
-                hexes = [_hex(colour) for colour in part.tolist()]
-            yield '\n'.join(f'<polygon points="{_TRIANGLE % tuple(triangle)}" fill="{colour}" '
-                            f'stroke="{colour}" stroke-width="0.3"/>'
-                            for triangle, colour in zip(corners, hexes))
+            hexes = _hexes(colours[start:start + CHUNK])
+            if edges is None or not edges[start:start + CHUNK].any():
+                yield '\n'.join(f'<polygon points="{_TRIANGLE % tuple(triangle)}" '
+                                f'fill="{colour}" stroke="{colour}" stroke-width="0.3"/>'
+                                for triangle, colour in zip(corners, hexes))
+                continue
+            pieces = []
+            for triangle, colour, outline, ink in zip(
+                    corners, hexes, edges[start:start + CHUNK].tolist(),
+                    _hexes(edge_colours[start:start + CHUNK])):
+                pieces.append(f'<polygon points="{_TRIANGLE % tuple(triangle)}" '
+                              f'fill="{colour}" stroke="{colour}" stroke-width="0.3"/>')
+                for corner, drawn in enumerate(outline):
+                    if drawn:
+                        a, b = 2 * corner, 2 * ((corner + 1) % 3)
+                        pieces.append(f'<line x1="{triangle[a]:.2f}" y1="{triangle[a + 1]:.2f}" '
+                                      f'x2="{triangle[b]:.2f}" y2="{triangle[b + 1]:.2f}" '
+                                      f'stroke="{ink}" stroke-width="{EDGE_WIDTH}"/>')
+            yield '\n'.join(pieces)
 
     @staticmethod
     def _svg_polygon(points, fill, alpha, outline, width) -> list:
@@ -236,6 +267,14 @@ class Canvas:
 
 
 _TRIANGLE = '%.2f,%.2f %.2f,%.2f %.2f,%.2f'
+
+
+def _hexes(colours) -> list:
+    """Return '#rrggbb' of each colour row (uint8 fast, else through _hex)."""
+    if colours.dtype == 'uint8':
+        return ['#' + _BYTE_HEX[r] + _BYTE_HEX[g] + _BYTE_HEX[b]
+                for r, g, b in colours[:, :3].tolist()]
+    return [_hex(colour) for colour in colours.tolist()]
 
 
 def _points(points) -> str:

@@ -42,6 +42,14 @@ WATER = (70, 140, 220)
 LABEL_SIZE, TITLE_SIZE = 13, 16
 PANEL_MARGIN = 34  # pixels inside each panel edge kept free of the vehicle
 TRIAD_LENGTH = 0.05  # m
+#: A material darker than this (its luma, 0-1) is drawn with its creases outlined and a wider
+#: shade range: black parts on a dark shade otherwise merge (the BlueROV2's frame, thrusters,
+#: enclosures).
+DARK_MATERIAL = 0.35
+LUMA = numpy.array([0.299, 0.587, 0.114])  # ITU-R BT.601, the usual weights
+#: Faces meeting at more than this are a crease; an outline goes a third of the way to white.
+CREASE_COSINE = math.cos(math.radians(30))
+EDGE_LIFT = 0.33
 
 
 @dataclass(frozen=True)
@@ -74,17 +82,19 @@ class Picture:
 
 
 def render_config(config, views=DEFAULT_VIEWS, name: str | None = None,
-                  image_format: str = 'png', positions: dict | None = None) -> tuple:
+                  image_format: str = 'png', positions: dict | None = None,
+                  frames: str = 'default') -> tuple:
     """
     Return (image bytes, notes) for a config: ``png`` or ``svg`` of the given views.
 
     ``config``: what resolve_config takes, or a config it resolved already (``name`` unused
-    then). ``positions``: joint -> rad or m for the moving joints drawn away from 0.
+    then). ``positions``: joint -> rad or m for the moving joints drawn away from 0;
+    ``frames``: which frames are marked (views.FRAME_CHOICES).
     """
     from ..assembly.pipeline import resolve_config, Resolved
 
     resolved = config if isinstance(config, Resolved) else resolve_config(config, name=name)
-    scene = build_scene(resolved, TRIANGLE_BUDGET // len(views), positions)
+    scene = build_scene(resolved, TRIANGLE_BUDGET // len(views), positions, frames)
     picture = draw(scene, views)
     if image_format == 'svg':
         out = io.BytesIO()  # written as made: its buffer becomes the bytes, never copied
@@ -161,18 +171,56 @@ def _draw_solids(canvas: Canvas, scene: Scene, panel: Panel) -> None:
         normals, length = normals[keep], length[keep]
     normals /= length[:, None]
     del length, keep
+    dark = base @ LUMA < DARK_MATERIAL
+    edges = _creases(triangles, normals) & dark[:, None]
     light = -into + 0.6 * numpy.array([0.0, 0.0, 1.0]) + 0.3 * right
     light /= numpy.linalg.norm(light)
     lambert = numpy.abs(normals @ light)
     del normals
-    lifted = 0.16 + 0.84 * base  # black parts still show their shape
+    # black parts still show their shape: a dark material is lifted further and shaded over a
+    # wider range, so its faces stay apart, and its creases are outlined a shade lighter
+    lifted = numpy.where(dark[:, None], 0.24 + 0.76 * base, 0.16 + 0.84 * base)
     del base
-    colours = lifted * (0.42 + 0.58 * lambert)[:, None] + 0.2 * (lambert ** 8)[:, None]
-    del lifted, lambert
+    shade = numpy.where(dark, 0.30 + 0.70 * lambert, 0.42 + 0.58 * lambert)
+    colours = lifted * shade[:, None] + 0.2 * (lambert ** 8)[:, None]
+    del lifted, lambert, shade
     colours = numpy.clip(colours * 255, 0, 255).astype(numpy.uint8)
+    edge_colours = (colours + (255 - colours.astype(numpy.int16)) * EDGE_LIFT).astype(
+        numpy.uint8)
     order = numpy.argsort(-(triangles @ into).mean(axis=1), kind='stable')  # far first
     triangles = triangles[order]
-    canvas.triangles(panel.project(triangles), colours[order])
+    canvas.triangles(panel.project(triangles), colours[order], edges[order], edge_colours[order])
+
+
+def _creases(triangles, normals) -> numpy.ndarray:
+    """
+    Return (n, 3) bools: the triangle edges (corners 0-1, 1-2, 2-0) that are creases.
+
+    A crease is an edge whose two faces meet at more than CREASE_DEGREES (either way: meshes
+    do not all wind their faces alike), or an edge of one face or of more than two. Corners
+    are the same point within a micrometre.
+    """
+    count = len(triangles)
+    if count == 0:
+        return numpy.zeros((0, 3), dtype=bool)
+    grid = numpy.round(triangles.reshape(-1, 3) * 1e6).astype(numpy.int64)
+    _, point = numpy.unique(grid, axis=0, return_inverse=True)
+    point = point.reshape(count, 3).astype(numpy.int64)
+    following = numpy.roll(point, -1, axis=1)
+    key = (numpy.minimum(point, following) << 32 | numpy.maximum(point, following)).ravel()
+    order = numpy.argsort(key, kind='stable')
+    ranked = key[order]
+    starts = numpy.flatnonzero(numpy.r_[True, ranked[1:] != ranked[:-1]])
+    sizes = numpy.diff(numpy.r_[starts, len(ranked)])
+    face = order // 3
+    pairs = sizes == 2
+    first, second = face[starts[pairs]], face[starts[pairs] + 1]
+    crease = ~pairs
+    crease[pairs] = numpy.abs(numpy.einsum('ij,ij->i', normals[first], normals[second])) < \
+        CREASE_COSINE
+    edges = numpy.empty(len(ranked), dtype=bool)
+    edges[order] = numpy.repeat(crease, sizes)
+    return edges.reshape(count, 3)
 
 
 def _draw_water(canvas: Canvas, scene: Scene, panel: Panel, cell: tuple) -> None:
@@ -373,7 +421,8 @@ def _draw_legend(canvas: Canvas, scene: Scene, top: float, width: int) -> None:
     canvas.text((x + 18, y + _LEGEND_ROW), 'slot, empty', 12, MUTED, 'lm')
     d = y + 2 * _LEGEND_ROW
     canvas.polygon([(x + 6, d - 5), (x + 11, d), (x + 6, d + 5), (x + 1, d)], fill=(160, 60, 170))
-    canvas.text((x + 18, d), 'part frame (sensor beams, lenses, tops)', 12, INK, 'lm')
+    inner = f'; {scene.inner_frames} inner unmarked' if scene.inner_frames else ''
+    canvas.text((x + 18, d), f'part frame (sensor beams, lenses, tops{inner})', 12, INK, 'lm')
     if scene.rest is not None:
         w = y + 3 * _LEGEND_ROW
         canvas.line([(x, w), (x + 12, w)], WATER, width=1.6)

@@ -66,6 +66,10 @@ SCENE_BUDGET = TRIANGLE_BUDGET // len(VIEW_NAMES)
 #: per 100 MB, a pass to measure and one or two to simplify) while drawing is bounded by the
 #: budget. Twice the largest mesh file allowed (files/inputs.py), so any one mesh is drawn.
 MESH_READ_LIMIT = 2 * MESH_LIMIT
+#: A part frame this close to its part's origin or to one of the part's frames marked before
+#: it is inner (a rotor at its thruster's origin, an optical frame on its lens): its label
+#: would sit on the other's and tell nothing more. ``--frames all`` marks them.
+INNER_FRAME_DISTANCE = 0.005  # m
 #: Triangles vertex clustering leaves of a surface of area A on a grid of cell c: about
 #: ESTIMATE * A / c**2 (measured on tessellated spheres: 2.7 to 2.9); only the first guess.
 ESTIMATE = 3.0
@@ -101,6 +105,7 @@ class Scene:
     mass: float  # kg, every link
     rest: stability.Rest | None = None  # where a vessel floats; None for an ROV or none found
     notes: list = field(default_factory=list)
+    inner_frames: int = 0  # part frames left unmarked (scene.INNER_FRAME_DISTANCE)
 
     def points(self) -> numpy.ndarray:
         """Return every point the picture must hold (vertices and marker origins), (n, 3)."""
@@ -118,14 +123,15 @@ class Scene:
         return -(self.rest.pose.translation[2] + row[0] * x + row[1] * y) / row[2]
 
 
-def build_scene(resolved, budget: int = SCENE_BUDGET, positions: dict | None = None) -> Scene:
+def build_scene(resolved, budget: int = SCENE_BUDGET, positions: dict | None = None,
+                frames: str = 'default') -> Scene:
     """
     Return the scene of a resolved config (pipeline.Resolved).
 
     ``budget``: the most triangles the scene holds (module doc); meshes beyond it are
     simplified, and a note says which. ``positions``: joint -> rad or m, each a moving joint
     of the vehicle within its limits (a ConfigError names the joints it may be). The water line
-    is found with every joint at 0.
+    is found with every joint at 0. ``frames``: which frames get a marker (views.FRAME_CHOICES).
     """
     record = resolved.record
     catalogue = resolved.catalogue()
@@ -159,14 +165,15 @@ def build_scene(resolved, budget: int = SCENE_BUDGET, positions: dict | None = N
                else Marker('empty', slot.name if names.count(slot.name) == 1 else slot.link,
                            slot.link, poses[slot.link])
                for slot in vehicle.slots.values()]
-    markers += [Marker('frame', frame.link, frame.link, poses[frame.link])
-                for frame in record.frames]
+    shown, inner = _part_frames(record, poses, frames)
+    markers += [Marker('frame', frame.link, frame.link, poses[frame.link]) for frame in shown]
     colour = {}
     for solid in solids:
         colour.setdefault(solid.instance, solid.rgba)
     parts = [(part.name, part.type, colour.get(part.name)) for part in record.parts]
     scene = Scene(vehicle.name, vehicle.root_link, solids, markers, parts, vehicle.total_mass,
                   notes=notes)
+    scene.inner_frames = inner
     shapes = sum(1 for _ in resolved.tree.iter('collision'))
     if catalogue[record.base.type].spawn_depth == 0 and shapes > WATER_LINE_SHAPES:
         scene.notes.append(f'no water line: {shapes} collision shapes, more than the '
@@ -180,6 +187,31 @@ def build_scene(resolved, budget: int = SCENE_BUDGET, positions: dict | None = N
         except BlueRoboticsPartsError as error:  # e.g. a collision mesh it cannot measure
             scene.notes.append(f'no water line: {error}')
     return scene
+
+
+def _part_frames(record, poses: dict, frames: str) -> tuple:
+    """
+    Return the part frames to mark, and how many inner ones were left out.
+
+    ``frames``: views.FRAME_CHOICES; ``slots`` leaves every part frame out without counting
+    them: it was asked for.
+    """
+    if frames == 'slots':
+        return [], 0
+    if frames == 'all':
+        return list(record.frames), 0
+    shown, inner = [], 0
+    taken: dict = {}  # part instance -> the points marked on it so far
+    for frame in record.frames:
+        points = taken.setdefault(frame.of, [poses[frame.of].translation]
+                                  if frame.of in poses else [])
+        here = poses[frame.link].translation
+        if any(math.dist(here, point) < INNER_FRAME_DISTANCE for point in points):
+            inner += 1
+            continue
+        points.append(here)
+        shown.append(frame)
+    return shown, inner
 
 
 def _checked_positions(vehicle, positions: dict) -> dict:

@@ -22,6 +22,11 @@ from functools import lru_cache
 import math
 
 
+#: Which frames a picture marks: ``default`` every slot and every part frame that is not inner
+#: (scene.py, INNER_FRAME_DISTANCE), ``all`` every frame, ``slots`` the slots alone.
+FRAME_CHOICES = ('default', 'all', 'slots')
+
+
 @dataclass(frozen=True)
 class View:
     name: str

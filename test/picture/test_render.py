@@ -200,3 +200,82 @@ def test_a_base_part_whose_hydrostatics_are_not_numbers_is_refused_not_a_traceba
     assert result.returncode == 1
     assert result.stderr == (f"error: {tmp_path / 'raft.yaml'}:3: hydrostatics spawn_depth "
                              "must be a number, got 'deep'\n")
+
+
+def test_inner_frames_are_left_unmarked_unless_asked():
+    """Rotors sit on their thruster's origin: their labels only covered the thruster's."""
+    from bluerobotics_parts.assembly.pipeline import resolve_config
+
+    resolved = resolve_config(CONFIG_DIR / 'bluerov2.yaml')
+    frames = {frame.link for frame in resolved.record.frames}
+    rotors = {link for link in frames if link.endswith('_rotor')}
+    assert len(rotors) == 6
+
+    def marked(choice):
+        scene = build_scene(resolved, frames=choice)
+        return scene, {m.label for m in scene.markers if m.kind == 'frame'}
+
+    scene, default = marked('default')
+    assert not default & rotors and {'light_port_lens', 'depth_port'} <= default
+    assert scene.inner_frames == len(frames - default) >= len(rotors)
+    scene, every = marked('all')
+    assert every == frames and scene.inner_frames == 0
+    scene, none = marked('slots')
+    assert none == set() and scene.inner_frames == 0
+    assert {m.kind for m in scene.markers} == {'slot', 'empty'}
+
+
+def test_the_command_takes_frames_all(tmp_path):
+    svg = tmp_path / 'rov.svg'
+    result = cli('render', CONFIG_DIR / 'bluerov2.yaml', '-o', svg, '--view', 'top',
+                 '--frames', 'all')
+    assert result.returncode == 0, result.stderr
+    texts = {e.text for e in ElementTree.parse(svg).getroot().iter(
+        '{http://www.w3.org/2000/svg}text')}
+    assert 'thruster_1_rotor' in texts
+
+
+DARK_BOX = """\
+type: {name}
+inertial: {{mass: 1.0}}
+visual:
+  - box: [0.2, 0.2, 0.2]
+    material: {{name: {name}, rgba: {rgba}}}
+"""
+
+
+@pytest.mark.parametrize('rgba, outlined', [([0.05, 0.05, 0.06, 1], 12), ([0.7, 0.7, 0.7, 1], 0)])
+def test_a_dark_material_has_its_creases_outlined(tmp_path, rgba, outlined):
+    """
+    A black box gets its 12 edges drawn (each from both faces), a light one none.
+
+    Black parts on a dark shade merged (the BlueROV2's frame, thrusters and enclosures); the
+    face diagonals of a box are no creases.
+    """
+    (tmp_path / 'box.yaml').write_text(DARK_BOX.format(name='box', rgba=rgba))
+    config = write_config(tmp_path, 'name: box\nbase: {type: box}\npart_files: [box.yaml]\n')
+    svg = tmp_path / 'box.svg'
+    assert cli('render', config, '-o', svg, '--view', 'iso').returncode == 0
+    lines = list(ElementTree.parse(svg).getroot().iter('{http://www.w3.org/2000/svg}line'))
+    ends = {tuple(sorted([(float(e.get('x1')), float(e.get('y1'))),
+                          (float(e.get('x2')), float(e.get('y2')))])) for e in lines}
+    assert len(lines) == 2 * outlined and len(ends) == outlined
+
+
+def test_dark_faces_stay_apart():
+    """The three faces of a black box seen iso differ clearly in shade (they merged before)."""
+    from bluerobotics_parts.picture.scene import box, Solid
+
+    scene = build_scene_of([Solid('box', 'box', box((0.2, 0.2, 0.2)), (0.05, 0.05, 0.06, 1))])
+    picture = draw(scene, ['iso'])
+    _, _, colours, edges, _ = next(i for i in picture.canvas.items if i[0] == 'triangles')
+    shades = sorted({int(c) for c in colours[:, 0]})
+    assert edges.sum() == 24 and len(shades) >= 3
+    visible = sorted(shades)[-3:]
+    assert min(b - a for a, b in zip(visible, visible[1:])) >= 13, shades  # was 10 and 11
+
+
+def build_scene_of(solids):
+    from bluerobotics_parts.picture.scene import Scene
+
+    return Scene('box', 'box', solids, [], [('box', 'box', solids[0].rgba)], 1.0)
