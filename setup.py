@@ -48,7 +48,8 @@ setup(
     python_requires='>=3.10',
     packages=find_packages(exclude=['test', 'test.*']),
     # numpy and Pillow draw `render`'s picture (about 50 MB installed, against 125 MB for
-    # matplotlib: NOTES.md, issue 14; Pillow 10.1 or later, whose fallback font takes a size);
+    # matplotlib: docs/DESIGN.md, "The picture: numpy and Pillow"; Pillow 10.1 or later, whose
+    # fallback font takes a size);
     # argcomplete completes the command line in a shell
     install_requires=['PyYAML>=5.4', 'xacro>=2.0.8', 'numpy', 'Pillow>=10.1', 'argcomplete>=2'],
     extras_require={

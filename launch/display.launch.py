@@ -24,7 +24,7 @@ import os
 
 from bluerobotics_parts.ros.launch import arguments as launch_arguments, plan as launch_plan
 from bluerobotics_parts.ros.launch.actions import (argument_values, declare, node, planned,
-                                                   sim_time, warn_misspelled)
+                                                   sim_time, tethered, warn_misspelled)
 from launch import LaunchDescription
 from launch.actions import LogInfo, OpaqueFunction
 
@@ -33,8 +33,8 @@ def actions(context):
     warn_misspelled(context, launch_arguments.DISPLAY_ARGUMENTS)
     values = argument_values(context, launch_arguments.DISPLAY_ARGUMENTS)
     plan = planned(launch_plan.display_plan, values, os.environ)
-    return ([sim_time(plan.use_sim_time)] + [node(spec) for spec in plan.nodes] +
-            [LogInfo(msg=plan.summary)])
+    return (tethered(context) + [sim_time(plan.use_sim_time)] +
+            [node(spec) for spec in plan.nodes] + [LogInfo(msg=plan.summary)])
 
 
 def generate_launch_description():

@@ -27,35 +27,29 @@ GZ_SIM_RESOURCE_PATH of the gz it starts (ros_gz branch jazzy, ros_gz_sim/launch
 gz_sim.launch.py, GazeboRosPaths.get_paths). An environment variable set here would not reach
 it: the include runs in a non-forwarding group, whose ResetEnvironment (launch 3.4.3,
 launch/actions/group_action.py) restores the environment the launch started with.
+
+The world has one /clock bridge: this launch starts it with Gazebo; a launch joining a running
+world leaves it to whoever bridges it (world.launch.py, or the launch that started Gazebo).
+Every process started here is tethered to this launch (ros/launch/tether.py): none outlives it.
 """
 
 import os
 
-from ament_index_python.packages import get_package_share_directory
 from bluerobotics_parts.ros.launch import arguments as launch_arguments, plan as launch_plan
-from bluerobotics_parts.ros.launch.actions import (argument_values, declare, node, planned,
-                                                   process, sim_time,
-                                                   stop_children_on_shutdown, warn_misspelled)
+from bluerobotics_parts.ros.launch.actions import (argument_values, declare, gazebo, node,
+                                                   planned, process, sim_time, tethered,
+                                                   warn_misspelled)
 from launch import LaunchDescription
-from launch.actions import GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
-from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.actions import LogInfo, OpaqueFunction
 
 
 def actions(context):
     warn_misspelled(context, launch_arguments.ARGUMENTS)
     values = argument_values(context, launch_arguments.ARGUMENTS)
     plan = planned(launch_plan.plan, values, os.environ)
-    result = [sim_time(plan.use_sim_time)]
+    result = tethered(context) + [sim_time(plan.use_sim_time)]
     if plan.start_gazebo:
-        gz_sim = os.path.join(get_package_share_directory('ros_gz_sim'), 'launch',
-                              'gz_sim.launch.py')
-        # Scoped and not forwarding: gz_sim.launch.py sees only the arguments given here (its
-        # own gz_version would otherwise be overridden by a parent's).
-        result += stop_children_on_shutdown('gazebo')  # its shell does not pass SIGINT on
-        result.append(GroupAction([IncludeLaunchDescription(
-            PythonLaunchDescriptionSource(gz_sim),
-            launch_arguments=plan.gazebo_launch_arguments.items())],
-            scoped=True, forwarding=False))
+        result += gazebo(context, plan.gazebo_launch_arguments)
     result += [node(spec) for spec in plan.nodes]
     if plan.autopilot is not None:  # ArduPilot SITL, with autopilot:=ardupilot
         result.append(process(plan.autopilot))

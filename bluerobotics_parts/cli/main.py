@@ -199,17 +199,36 @@ def _build_products(args) -> tuple:
 
 
 def cmd_bridge(args) -> int:
+    """
+    Print the bridge YAML of a resolved URDF, or of a config (resolved and built first).
+
+    A file is a config when it is named .yaml or .yml, a URDF when .urdf or .xml, and
+    otherwise whichever its first character says (XML starts with ``<``); either way the YAML
+    is what ``build`` writes for it.
+    """
     from ..assembly.record import read_urdf_file
     from ..errors import RecordError
     from ..gazebo.bridge import bridge_yaml_for_urdf
 
+    if Path(args.urdf).suffix.lower() in ('.yaml', '.yml'):
+        return _bridge_of_config(args)
     urdf = read_urdf_file(args.urdf)
+    if Path(args.urdf).suffix.lower() not in ('.urdf', '.xml') and \
+            not urdf.lstrip().startswith('<'):
+        return _bridge_of_config(args)
     try:
         text = bridge_yaml_for_urdf(urdf, name=args.name,
                                     folder=Path(args.urdf).absolute().parent)
     except RecordError as error:  # the file is the user's: say which
         raise RecordError(f'{args.urdf}: {error}') from None
     sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _bridge_of_config(args) -> int:
+    from ..build import build_gazebo
+
+    sys.stdout.write(build_gazebo(Path(args.urdf), name=args.name).bridge_yaml)
     return EXIT_OK
 
 
@@ -343,10 +362,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                           "converted by Gazebo's gz sdf -p, with the added mass in the base "
                           "link's inertial (needs Gazebo Harmonic's gz on PATH)")
 
-    sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML for a resolved URDF')
-    sub.add_argument('urdf',
-                     help='a URDF resolved by bluerobotics_parts (with its assembly record)')
-    vehicle_name(sub, "the URDF's robot name")
+    sub = command('bridge', cmd_bridge, 'print the ros_gz_bridge YAML of a config, or of a '
+                  'URDF resolved by bluerobotics_parts')
+    sub.add_argument('urdf', metavar='CONFIG|URDF',
+                     help='a config YAML, or a URDF resolved by bluerobotics_parts (with its '
+                          'assembly record)')
+    vehicle_name(sub, "the config's name: or the URDF's robot name")
 
     sub = command('export', cmd_export, 'write a self-contained description folder with its '
                   'identity')

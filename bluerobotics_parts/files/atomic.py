@@ -22,7 +22,7 @@ every new one is in place, and put back if anything fails. A target that is not 
 (an flock) and remove a killed writer's temporaries. A set of files (a URDF and its
 bridge.yaml) is journalled (``JOURNAL``) before its renames, so the next writer completes a
 set a killed writer left mixed; until then a reader can find it mixed
-(NOTES.md, "Outputs and exports").
+(docs/LIMITATIONS.md, "Outputs and exports"; docs/DESIGN.md, "Outputs").
 """
 
 from __future__ import annotations

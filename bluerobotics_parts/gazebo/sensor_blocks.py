@@ -79,7 +79,7 @@ def white_noise_stddev(density: float, rate: float) -> float:
 
     A datasheet's noise density (per square root of hertz) over the band up to the Nyquist
     frequency of the sample rate: sigma = density * sqrt(rate / 2). That the sensor's filter
-    passes exactly that band is an assumption (NOTES.md).
+    passes exactly that band is an assumption (docs/LIMITATIONS.md, "Sensors").
     """
     return density * math.sqrt(rate / 2.0)
 

@@ -17,7 +17,8 @@ The SDF Gazebo is given for a composed URDF: ``gz sdf -p``, then two repairs, re
 
 - Added mass folded into each link's first ``<inertial>`` (added_mass.py says why).
 - Eased limits on the joints a JointPositionController moves (``ease_controlled``). Measured
-  on gz-sim 8.14 / gz-physics 7 dartsim (NOTES.md): a light link falls through the
+  on gz-sim 8.14 / gz-physics 7 dartsim (docs/DESIGN.md, "Controlled joints are eased in
+  Gazebo"): a light link falls through the
   controller's velocity command under gravity once one step's acceleration nears the joint's
   velocity limit (a 0.03 kg jaw on a 1 rad/s joint fell at 1 rad/s; at 2 rad/s or without a
   limit it held), and a joint resting on a position limit does not leave it for a velocity

@@ -45,7 +45,8 @@ def added_mass(hydrodynamics: dict) -> dict[str, float]:
     translational terms bring potential flow's Munk moments, (Zw' - Xu') u w in pitch. The
     hydrodynamics here are diagonal, without the lift of hulls and frame (Nv, Mw) that holds
     those moments in real water; with them a BlueROV2 at full ahead pitched over within
-    seconds in gz-sim 8.14 (NOTES.md). The rotational terms are sent as given.
+    seconds in gz-sim 8.14 (docs/LIMITATIONS.md, "Hydrodynamics and added mass"). The
+    rotational terms are sent as given.
     """
     values = {}
     for key, value in hydrodynamics.items():

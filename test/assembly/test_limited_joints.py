@@ -150,9 +150,9 @@ def test_render_draws_a_joint_where_it_is_told(tmp_path):
     from bluerobotics_parts.picture.scene import build_scene
 
     resolved = resolve(REPO / 'config' / 'bluerov2.yaml')
-    level = {m.link: m for m in build_scene(resolved).markers}
-    tilted = {m.link: m for m in build_scene(resolved, positions={'hd_camera_joint': 0.5})
-              .markers}
+    level = {m.link: m for m in build_scene(resolved, frames='all').markers}
+    tilted = {m.link: m for m in build_scene(resolved, positions={'hd_camera_joint': 0.5},
+                                             frames='all').markers}
     view = kinematics.rotate(tilted['hd_camera_optical'].pose.rotation, (0.0, 0.0, 1.0))
     assert view == pytest.approx((math.cos(0.5), 0.0, -math.sin(0.5)), abs=1e-9)
     mount = 'base_link_thruster_1'

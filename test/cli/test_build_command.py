@@ -107,6 +107,24 @@ def test_bridge_command_prints_the_same_yaml(default_build):
     assert result.stdout == (out / BRIDGE_FILE).read_text(encoding='utf-8')
 
 
+@pytest.mark.parametrize('name', ['my_config.yaml', 'my_config.txt'])
+def test_bridge_takes_a_config_as_well(default_build, tmp_path, name):
+    """``bridge my_config.yaml`` answered 'not well-formed XML: line 1, column 1'."""
+    _, out = default_build
+    config = tmp_path / name
+    config.write_bytes((CONFIG_DIR / 'blueboat.yaml').read_bytes())
+    result = cli('bridge', config)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (out / BRIDGE_FILE).read_text(encoding='utf-8')
+    renamed = cli('bridge', config, '--name', 'boat2')
+    assert renamed.returncode == 0 and '/boat2/motor_port/thrust' in renamed.stdout
+    bad = write_config(tmp_path, 'parts:\n  - {slot: motor_port, type: m200_weedless_prop}\n',
+                       name='bad.yaml')
+    refused = cli('bridge', bad)
+    assert refused.returncode == 1 and f'{bad}:2:' in refused.stderr
+    assert 'm200_weedless_prop_ccw' in refused.stderr and refused.stdout == ''
+
+
 def test_build_with_a_name_renames_everything(tmp_path):
     out = tmp_path / 'out'
     result = cli('build', CONFIG_DIR / 'blueboat.yaml', '--output', out, '--name', 'boat2')

@@ -203,7 +203,8 @@ def test_the_boat_at_1_m_s_lasts_about_what_its_datasheet_says(default):
     The BlueBoat datasheet (v1.1, January 2025, as transcribed): 18 h at 1 m/s on two packs.
 
     Ours counts the propellers alone, so it must last longer, but not much: the electronics
-    of a boat draw a few watts (NOTES.md: 20.8 h here).
+    of a boat draw a few watts (docs/LIMITATIONS.md, "Thrust, propellers and batteries": 20.8 h
+    here).
     """
     from bluerobotics_parts.physics import power
     from bluerobotics_parts.assembly.pipeline import resolve_config

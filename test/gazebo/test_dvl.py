@@ -18,7 +18,8 @@ The Water Linked DVL A50: gz-sensors 8's DVL, bridged as marine_acoustic_msgs.
 The block against what DopplerVelocityLog.cc reads (elements.DVL_SENSOR), its beams from the
 part data, the bridge pair (gazebo/bridge.py cites ros_gz's), the ``gz:`` prefix declared for
 XML readers, and SDFormat 14 loading it as a custom sensor where Gazebo is installed. Running
-it needs a render engine, which the headless Gazebo of these tests lacks (NOTES.md).
+it needs a render engine, which the headless Gazebo of these tests lacks (docs/LIMITATIONS.md,
+"Sensors").
 """
 
 from __future__ import annotations

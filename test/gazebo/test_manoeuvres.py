@@ -71,7 +71,8 @@ def test_a_full_yaw_command_leaves_the_rov_nearly_level(config, tmp_path):
     Before: every whole T200 spun, a gyroscope: roll -8.8 / pitch -15.1 deg, 27% coupling.
 
     Now what tilt is left comes from the rotors' own spin (propeller and motor rotor) and the
-    frame's mass distribution against its 1 cm of metacentric height (NOTES.md).
+    frame's mass distribution against its 1 cm of metacentric height (docs/LIMITATIONS.md,
+    "Manoeuvres: three targets not met").
     """
     gz_support.require()
     result, path = composed(config, tmp_path)
@@ -96,8 +97,8 @@ def test_full_forward_leaves_no_roll_and_dips_the_bow_as_info_predicts(config, t
     Before: a 2 deg roll oscillation from the spinning thrusters; now none.
 
     The bow still dips while it gathers way (the thrust line 4 cm above the centre of gravity
-    against 1 cm between the centres of buoyancy and gravity; NOTES.md), as far as info's
-    surge-and-pitch run predicts, and comes back to its trim once under way.
+    against 1 cm between the centres of buoyancy and gravity; docs/LIMITATIONS.md), as far as
+    info's surge-and-pitch run predicts, and comes back to its trim once under way.
     """
     gz_support.require()
     result, path = composed(config, tmp_path)
@@ -173,7 +174,7 @@ def test_the_boat_holds_its_heading_ahead_as_info_predicts(config, tmp_path):
 
     The cause was the centre of gravity a few millimetres off the centre line (the Ping kit to
     starboard) with nothing in the model to steer the boat back; the hulls' and pods' lift in a
-    drift (part data, NOTES.md) does now.
+    drift (part data; docs/LIMITATIONS.md, "Manoeuvres: three targets not met") does now.
     """
     gz_support.require()
     info = vehicle_info(CONFIG_DIR / config)
@@ -189,7 +190,7 @@ def test_the_boat_holds_its_heading_ahead_as_info_predicts(config, tmp_path):
 
 def test_astern_the_boat_turns_away_as_info_predicts(tmp_path):
     """
-    The motor pods sit aft: astern they lead, and a drift turns the boat further (NOTES.md).
+    The motor pods sit aft: astern they lead, and a drift turns the boat further (LIMITATIONS.md).
 
     Gazebo agrees with info that it does not hold its heading.
     """

@@ -19,8 +19,8 @@ The headless Gazebo here has no sensors (no rendering, no gz-sensors), so a sens
 as far as it can be without running it: the sensor kinds (formats/sensor_kinds.py) against
 ros_gz_bridge's type table, the composed blocks against the part data and the element tables,
 SDFormat 14's model of the composed URDF, the bridge entries, the shipped worlds' systems, and
-what removing a part removes. What stays unverified until a full Gazebo runs them: NOTES.md
-("Sensors").
+what removing a part removes. What stays unverified until a full Gazebo runs them:
+docs/LIMITATIONS.md ("Sensors").
 """
 
 from __future__ import annotations

@@ -180,7 +180,7 @@ def test_more_restoring_moment_tips_it_less():
     ('bluerov2_heavy.yaml', 0.029, (9.5, 11.5)),
 ])
 def test_the_rovs_dip_their_bows_while_they_gather_way(config, lever, worst):
-    """The horizontal thrusters pull about 4 cm above the centre of gravity (NOTES.md)."""
+    """The horizontal thrusters pull 4 cm above the centre of gravity (docs/LIMITATIONS.md)."""
     info = vehicle_info(CONFIG_DIR / config)
     assert info.pitch_body.thrust_lever == pytest.approx(lever, abs=0.001)
     assert info.pitch_body.mass == pytest.approx(info.mass)

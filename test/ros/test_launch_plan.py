@@ -72,9 +72,9 @@ def test_the_launch_arguments_and_their_defaults():
     assert display['use_sim_time'] == 'false'
 
 
-def test_the_readme_table_gives_each_arguments_default():
-    """The README's table and ``ros2 launch -s`` (the declared defaults) say the same."""
-    text = (REPO / 'README.md').read_text(encoding='utf-8')
+def test_the_docs_table_gives_each_arguments_default():
+    """docs/LAUNCH.md's table and ``ros2 launch -s`` (the declared defaults) say the same."""
+    text = (REPO / 'docs' / 'LAUNCH.md').read_text(encoding='utf-8')
     block = text[text.index('| argument | default | what |'):].split('\n\n')[0]
     rows = [line.split('|')[1:3] for line in block.splitlines() if line.startswith('| `')]
     table = {name: cell.strip() for names, cell in rows for name in names.strip().strip('`')
@@ -221,10 +221,56 @@ def test_a_vehicle_without_added_mass_is_spawned_from_its_urdf(tmp_path):
 
 def test_the_bridge_reads_the_generated_yaml(default):
     _, plan = default
-    (bridge,) = nodes_by_executable(plan)['parameter_bridge']
+    clock, bridge = nodes_by_executable(plan)['parameter_bridge']
     assert (bridge.package, bridge.name) == ('ros_gz_bridge', 'blueboat_bridge')
     assert bridge.namespace == ''  # its YAML names absolute topics
     assert Path(bridge.parameters['config_file']) == plan.artefact_dir / 'bridge.yaml'
+    entries = yaml.safe_load(Path(bridge.parameters['config_file']).read_text())
+    assert '/clock' not in {e['ros_topic_name'] for e in entries}  # the world's, not a vehicle's
+    assert (clock.name, clock.namespace, clock.arguments) == (
+        'clock_bridge', '', ('/clock@rosgraph_msgs/msg/Clock[gz.msgs.Clock',))
+
+
+@pytest.mark.parametrize('published', [True, False])
+def test_a_launch_joining_a_world_leaves_its_clock_to_whoever_bridges_it(tmp_path, published):
+    """One /clock publisher per world: two bridges of one clock make ROS time run backwards."""
+    asked = []
+
+    def clock_published():
+        asked.append(True)
+        return published
+
+    plan = make_plan(tmp_path, gazebo_running=lambda: ('water',), clock_published=clock_published)
+    bridges = [n.name for n in nodes_by_executable(plan)['parameter_bridge']]
+    assert asked and not plan.start_gazebo
+    if published:
+        assert bridges == ['blueboat_bridge']
+        assert '/clock is bridged already' in plan.summary
+    else:  # a gz started by hand: somebody must bridge it, and the user is told the cost
+        assert bridges == ['clock_bridge', 'blueboat_bridge']
+        assert 'WARNING: nobody bridges /clock' in plan.summary
+        assert 'world.launch.py' in plan.summary
+
+
+def test_a_launch_starting_gazebo_bridges_its_clock_without_asking(tmp_path):
+    def clock_published():
+        raise AssertionError('not asked: the world this launch starts has no clock yet')
+
+    plan = make_plan(tmp_path, clock_published=clock_published)
+    assert plan.start_gazebo and 'bridging /clock for the world it starts' in plan.summary
+    assert [n.name for n in nodes_by_executable(plan)['parameter_bridge']] == [
+        'clock_bridge', 'blueboat_bridge']
+
+
+def test_the_world_launch_owns_gazebo_and_the_clock():
+    from bluerobotics_parts.paths import default_world
+
+    plan = launch_plan.world_plan({'gui': 'false'})
+    assert plan.gz_args == f'-r {default_world()} -s'
+    assert [(n.executable, n.name) for n in plan.nodes] == [('parameter_bridge', 'clock_bridge')]
+    assert plan.gazebo_launch_arguments['on_exit_shutdown'] == 'true'
+    with pytest.raises(LaunchArgumentError, match="unknown launch argument 'config'"):
+        launch_plan.world_plan({'config': 'x.yaml'})
 
 
 def test_one_range_converter_per_ping(default):
@@ -316,15 +362,19 @@ def test_an_unwritable_artefact_folder_is_reported(tmp_path):
 # -- several vehicles, one build each -----------------------------------------------------------
 
 def test_two_vehicles_share_a_world_without_clashes(tmp_path):
-    plans = [make_plan(tmp_path, name='a'), make_plan(tmp_path, lambda: ('water',), name='b', y=3)]
+    plans = [make_plan(tmp_path, name='a'),
+             make_plan(tmp_path, lambda: ('water',), name='b', y=3,
+                       clock_published=lambda: True)]  # the first one's clock bridge
     assert [p.start_gazebo for p in plans] == [True, False]  # the second joins the first
+    clocks = [n for p in plans for n in p.nodes if n.name == 'clock_bridge']
+    assert len(clocks) == 1 and clocks[0] in plans[0].nodes  # one clock for the world
 
     def names(plan):
         nodes = {f'{n.namespace}/{n.name}' for n in plan.nodes}
         parameters = [n.parameters for n in plan.nodes]
         topics = {v for p in parameters for k, v in p.items() if k.endswith('_topic')}
         topics |= {e['ros_topic_name'] for e in yaml.safe_load(plan.bridge_file.read_text())}
-        topics.discard('/clock')  # one Gazebo clock: bridged by each (see launch_plan)
+        assert '/clock' not in topics  # the world's one clock is bridged apart
         topics.discard('/tf')  # shared by design: each vehicle adds its own prefixed frames
         frames = {p.get('frame_prefix') or p.get('frame_id') for p in parameters} - {None}
         namespaces = {n.namespace for n in plan.nodes} - {''}
@@ -401,7 +451,8 @@ def fake_gz(folder: Path, script: str) -> dict:
     Return an environment with a ``gz`` double on PATH, for the detector.
 
     The double stands in for the gz command: a shell script with the given body (it answers
-    ``gz service -l`` as told); what a real gz lists stays unverified (NOTES.md).
+    ``gz service -l`` as told); what a real gz lists stays unverified
+    (docs/LIMITATIONS.md, "What the test doubles leave unverified").
     """
     folder.mkdir(exist_ok=True)
     gz = folder / 'gz'

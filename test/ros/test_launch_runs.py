@@ -94,7 +94,8 @@ def shut_down(run: LaunchRun, shares_records: bool = False, group: bool = True) 
     ros_gz_sim starts gz through /bin/sh (``ExecuteProcess(shell=True)``, ros_gz branch jazzy,
     ros_gz_sim/launch/gz_sim.launch.py): Debian's and Ubuntu's dash then dies of the Ctrl-C's
     SIGINT itself, whatever gz does, so launch reports that wrapper "died" with -2. That report
-    is accepted for the wrapper alone, and only once gz under it has stopped cleanly (NOTES.md).
+    is accepted for the wrapper alone, and only once gz under it has stopped cleanly
+    (docs/LIMITATIONS.md, "ROS side").
     """
     code = run.interrupt(group=group)
     try:

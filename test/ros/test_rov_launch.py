@@ -139,7 +139,7 @@ def test_ros2_launch_spawns_the_rov_1_m_down(prefix, tmp_path, config):  # noqa:
 
     The launch stack is real; the programs it starts are fronted by the recorders that record
     their command lines and parameter files (test/support/ros_support.py; where a double stands in,
-    what the real program would do stays unverified, NOTES.md).
+    what the real program would do stays unverified, docs/LIMITATIONS.md).
     """
     name, count = ROVS[config]
     run = vehicle(tmp_path, prefix, f'config:={CONFIG_DIR / config}', 'gazebo:=false',

@@ -18,7 +18,8 @@
 The launch stack is real and so are the converter nodes (scan_to_range, pose_to_pressure);
 parameter_bridge, robot_state_publisher, create and rviz2 are the shared recording doubles
 (test/support/ros_support.py), so whether the real bridge carries each entry stays unverified
-(NOTES.md): here the bridge is given one entry per sensor stream, from the same names.
+(docs/LIMITATIONS.md, "What the test doubles leave unverified"): here the bridge is given
+one entry per sensor stream, from the same names.
 """
 
 from __future__ import annotations

@@ -30,11 +30,17 @@ def converted(urdf_text: str) -> str:
     return f'<sdf version="1.11"><!-- {len(urdf_text)} characters of URDF --></sdf>\n'
 
 
-def make_plan(ros_home: Path, gazebo_running=lambda: (), convert=converted, **values):
-    """Plan vehicle.launch.py with these arguments, its artefacts under ``ros_home``."""
+def make_plan(ros_home: Path, gazebo_running=lambda: (), convert=converted,
+              clock_published=lambda: False, **values):
+    """
+    Plan vehicle.launch.py with these arguments, its artefacts under ``ros_home``.
+
+    ``clock_published`` stands in for the ROS graph a launch joining a world asks (whether
+    anyone bridges /clock): what a real graph answers is for the launch tests.
+    """
     return launch_plan.plan({k: str(v) for k, v in values.items()},
                             {'ROS_HOME': str(ros_home), 'HOME': str(ros_home)}, gazebo_running,
-                            convert)
+                            convert, clock_published)
 
 
 def nodes_by_executable(plan) -> dict:

@@ -22,14 +22,20 @@ The decisions are in launch_plan.py, the argument table in launch_arguments.py.
 import os
 import signal
 
-from launch.actions import DeclareLaunchArgument, ExecuteProcess, RegisterEventHandler
+from launch.actions import (DeclareLaunchArgument, ExecuteProcess, GroupAction,
+                            IncludeLaunchDescription, RegisterEventHandler,
+                            SetLaunchConfiguration)
 from launch.event_handlers import OnProcessStart, OnShutdown
+from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.logging import get_logger
 from launch_ros.actions import Node, SetParameter
 from launch_ros.parameter_descriptions import ParameterValue
 
+from . import tether
 from .arguments import misspelled
 from ...errors import BlueRoboticsPartsError
+
+LAUNCH_PREFIX = 'launch-prefix'  # the launch configuration every process takes a prefix from
 
 
 def declare(table) -> list:
@@ -57,6 +63,40 @@ def process(spec):
     """
     os.makedirs(spec.cwd, exist_ok=True)
     return ExecuteProcess(cmd=list(spec.cmd), cwd=spec.cwd, name=spec.name, output='screen')
+
+
+def tethered(context) -> list:
+    """
+    Return the action that tethers every process this launch starts to it (tether.py).
+
+    A ``launch-prefix`` given on the command line (``ros2 launch --launch-prefix``, e.g. gdb)
+    still applies, after the tether.
+    """
+    return [SetLaunchConfiguration(LAUNCH_PREFIX, _tether_prefix(context))]
+
+
+def _tether_prefix(context) -> str:
+    given = context.launch_configurations.get(LAUNCH_PREFIX, '')
+    return f'{tether.prefix()} {given}'.strip()
+
+
+def gazebo(context, launch_arguments: dict) -> list:
+    """
+    Return the actions that run gz sim through ros_gz_sim's gz_sim.launch.py.
+
+    Scoped and not forwarding: gz_sim.launch.py sees only the arguments given here (its own
+    gz_version would otherwise be overridden by a parent's) and the tether, which the scope
+    would otherwise reset.
+    """
+    from ament_index_python.packages import get_package_share_directory
+
+    gz_sim = os.path.join(get_package_share_directory('ros_gz_sim'), 'launch',
+                          'gz_sim.launch.py')
+    return stop_children_on_shutdown('gazebo') + [GroupAction(
+        [IncludeLaunchDescription(PythonLaunchDescriptionSource(gz_sim),
+                                  launch_arguments=launch_arguments.items())],
+        scoped=True, forwarding=False,
+        launch_configurations={LAUNCH_PREFIX: _tether_prefix(context)})]
 
 
 def sim_time(use_sim_time: bool):

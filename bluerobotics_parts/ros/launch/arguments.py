@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The launch arguments of vehicle.launch.py and display.launch.py, and how their values are read.
+The arguments of the three launch files (vehicle, display, world) and how values are read.
 
 One table per launch file: what ``ros2 launch -s`` shows (name, default, description, the
 ``choices`` of the enumerated and boolean ones) and how a value becomes a typed one. The launch
@@ -118,6 +118,8 @@ DISPLAY_ARGUMENTS = (
     ARGUMENTS[0], ARGUMENTS[1],
     Argument('use_sim_time', 'false', 'Every node uses /clock', 'choice', BOOLEAN_CHOICES),
 )
+#: world.launch.py: the world and the GUI, as a vehicle launch that starts Gazebo takes them.
+WORLD_ARGUMENTS = tuple(a for a in ARGUMENTS if a.name in ('world', 'gui'))
 
 
 def parse_arguments(values, table=ARGUMENTS) -> dict:

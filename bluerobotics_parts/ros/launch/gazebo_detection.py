@@ -17,7 +17,8 @@ Whether a Gazebo (gz sim) is already running, and what ``gazebo:=auto|true|false
 
 A second vehicle launched into a running world joins it instead of starting another server;
 the running worlds are the ones whose ``/world/<name>/create`` service ``gz service -l``
-lists (the service ros_gz_sim's ``create`` calls).
+lists (the service ros_gz_sim's ``create`` calls). A launch that joins a world asks ROS
+whether someone bridges its /clock already (``clock_published``): the world has one clock.
 """
 
 from __future__ import annotations
@@ -56,6 +57,64 @@ def running_gazebo_worlds(timeout: float = 5.0, environ=None) -> tuple:
     if result.returncode != 0:
         return ()
     return tuple(sorted(set(re.findall(r'^/world/([^/\s]+)/create\s*$', result.stdout, re.M))))
+
+
+#: How long a launch joining a world looks for a /clock publisher: DDS discovery on one machine
+#: takes well under a second; past this the world is taken to have none.
+CLOCK_DISCOVERY = 3.0  # s
+
+
+def clock_published(timeout: float = CLOCK_DISCOVERY) -> bool:
+    """
+    Return whether any ROS node publishes /clock, looking for at most ``timeout`` seconds.
+
+    A node of its own in a context of its own (the launch's rclpy context stays untouched),
+    gone again before this returns. Without rclpy (no ROS 2 sourced) it says False.
+    """
+    import time
+
+    try:
+        import rclpy
+    except ImportError:
+        return False
+    from ...model.topics import CLOCK_TOPIC
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        node = rclpy.create_node('bluerobotics_parts_clock_probe', context=context,
+                                 use_global_arguments=False, enable_rosout=False,
+                                 start_parameter_services=False)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if node.count_publishers(CLOCK_TOPIC) > 0:
+                    return True
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.1)
+        finally:
+            node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
+
+
+def clock_decision(starts_gazebo: bool, clock_published) -> tuple:
+    """
+    Return (whether this launch bridges /clock, a note for its summary).
+
+    The world has one clock: the launch that starts Gazebo bridges it; one that joins a
+    running world leaves it to whoever does, and bridges it only when nobody does (a gz
+    started by hand), saying that its stop then stops ROS's clock. ``clock_published`` is
+    asked only when joining.
+    """
+    if starts_gazebo:
+        return True, 'bridging /clock for the world it starts'
+    if clock_published():
+        return False, '/clock is bridged already (one clock for the world)'
+    return True, ('WARNING: nobody bridges /clock for this Gazebo, so this launch does; '
+                  "stopping it stops ROS's clock for every vehicle in the world (start the "
+                  'world with world.launch.py first to keep it)')
 
 
 def decide(mode: str, world, gazebo_running) -> GazeboDecision:

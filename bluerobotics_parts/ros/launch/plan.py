@@ -34,7 +34,7 @@ import sys
 import yaml
 
 from . import gazebo_detection
-from .arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World
+from .arguments import ARGUMENTS, DISPLAY_ARGUMENTS, parse_arguments, World, WORLD_ARGUMENTS
 from .artefacts import artefact_dir, write_artefacts
 from ..nodes.converters import accepted_parameters
 from ...ardupilot import sitl
@@ -46,6 +46,7 @@ from ...gazebo import spawned_model
 from ...paths import ARDUPILOT_FILE, BRIDGE_FILE, config_dir, GAZEBO_MODEL_FILE, URDF_FILE
 
 RVIZ_FILE = 'vehicle.rviz'
+CLOCK_BRIDGE = 'clock_bridge'  # the node bridging the world's /clock, outside any namespace
 DISPLAY_RVIZ_FILE = 'display.rviz'
 GAMEPAD_FILE = 'teleop/gamepad.yaml'  # under config/: teleop_twist_joy's parameters
 #: The files a built vehicle gives the launch (a cache entry may hold no other).
@@ -182,21 +183,23 @@ class LaunchVehicle:
 
 
 def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_worlds,
-         convert=spawned_model.gazebo_sdf) -> LaunchPlan:
+         convert=spawned_model.gazebo_sdf,
+         clock_published=gazebo_detection.clock_published) -> LaunchPlan:
     """
     Plan the vehicle launch for these argument values (name -> string).
 
     Builds once, then writes the artefacts; any BlueRoboticsPartsError is raised before
     anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``; ``convert``
     turns the URDF into the SDF spawned for added mass and joint controls
-    (gazebo/spawned_model.py).
+    (gazebo/spawned_model.py); ``clock_published`` only when joining a running world
+    (gazebo_detection.clock_decision).
 
     Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and
-    node names, so another ``name`` adds a vehicle. Each launch's parameter_bridge bridges
-    ``/clock``, so ROS sees one publisher of the same Gazebo clock per vehicle: identical
-    stamps, time stays monotonic, only the clock traffic grows. Every topic a node is given is
-    absolute (``/<name>/...``) and the spawn reads a file, so a parent launch's
-    ``PushROSNamespace`` moves the nodes but not what the bridge and the spawn connect.
+    node names, so another ``name`` adds a vehicle. The world has one ``/clock`` bridge: two
+    bridges of one clock interleave, and ROS time runs backwards between their messages. Every
+    topic a node is given is absolute (``/<name>/...``) and the spawn reads a file, so a parent
+    launch's ``PushROSNamespace`` moves the nodes but not what the bridge and the spawn
+    connect.
     """
     args = parse_arguments(values, ARGUMENTS)
     vehicle = _vehicle(args, environ)
@@ -213,7 +216,9 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
 
     urdf_file, bridge_file = folder / URDF_FILE, folder / BRIDGE_FILE
     spawned = folder / GAZEBO_MODEL_FILE if model is not None else urdf_file
-    nodes = [
+    bridge_clock, clock_note = gazebo_detection.clock_decision(gazebo.start, clock_published)
+    nodes = [clock_bridge()] if bridge_clock else []
+    nodes += [
         _state_publisher(name, vehicle.artefacts[URDF_FILE]),
         NodeSpec('ros_gz_sim', 'create', f'{name}_create',
                  arguments=_spawn_arguments(name, spawned, args, vehicle.spawn_z,
@@ -229,10 +234,10 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     nodes += _teleop(args, name, driven=any(n.executable == 'thrust_allocator' for n in nodes))
     if args['rviz']:
         nodes.append(_rviz(name, folder / RVIZ_FILE))
-    gz_args = f'-r {shlex.quote(world.file)}' + ('' if args['gui'] else ' -s')
+    gz_args = gazebo_arguments(world, args['gui'])
     summary = (f'bluerobotics_parts: vehicle {name} ({vehicle.counts}), '
-               f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}'
-               + (f'; {model_note}' if model_note else ''))
+               f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}; '
+               f'{clock_note}' + (f'; {model_note}' if model_note else ''))
     if autopilot is not None:
         summary += (f'; ArduPilot SITL {vehicle.firmware} -I {args["autopilot_instance"]} flies '
                     f'it: MAVLink on {sitl.endpoint(args["autopilot_instance"])} '
@@ -241,6 +246,47 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     return LaunchPlan(name, folder, urdf_file, bridge_file, folder / RVIZ_FILE, gazebo.start,
                       world, gz_args, args['use_sim_time'], tuple(nodes), vehicle.identity,
                       summary, autopilot)
+
+
+def gazebo_arguments(world: World, gui: bool) -> str:
+    """Return ros_gz_sim gz_sim.launch.py's ``gz_args``: run the world now, the GUI or not."""
+    return f'-r {shlex.quote(world.file)}' + ('' if gui else ' -s')
+
+
+@dataclass(frozen=True)
+class WorldPlan:
+    """What world.launch.py starts: Gazebo with the world, and the world's one /clock bridge."""
+
+    world: World
+    gz_args: str
+    nodes: tuple  # of NodeSpec
+    summary: str
+
+    @property
+    def gazebo_launch_arguments(self) -> dict:
+        return {'gz_args': self.gz_args, 'on_exit_shutdown': 'true'}
+
+
+def world_plan(values) -> WorldPlan:
+    """
+    Plan world.launch.py: a world of its own, which vehicle launches join and leave.
+
+    The world, not a vehicle, owns Gazebo and its clock: stopping any vehicle's launch leaves
+    the others their world and their clock.
+    """
+    args = parse_arguments(values, WORLD_ARGUMENTS)
+    world = args['world']
+    return WorldPlan(world, gazebo_arguments(world, args['gui']), (clock_bridge(),),
+                     f'bluerobotics_parts: world {world.name or world.file} with its /clock '
+                     'bridge; add vehicles with vehicle.launch.py (they join it)')
+
+
+def clock_bridge() -> NodeSpec:
+    """Return the world's one /clock bridge (gazebo/bridge.py, clock_bridge_arguments)."""
+    from ...gazebo.bridge import clock_bridge_arguments
+
+    return NodeSpec('ros_gz_bridge', 'parameter_bridge', CLOCK_BRIDGE,
+                    arguments=clock_bridge_arguments())
 
 
 def _teleop(args: dict, name: str, driven: bool) -> list:
@@ -312,6 +358,7 @@ def build_vehicle(args: dict) -> tuple:
     from .rviz_view import vehicle_rviz
     from ... import build as build_module
     from ...description.identified import identified_build
+    from ...gazebo.bridge import bridge_yaml
     from ...model import kinematics
 
     made = identified_build(args['config'], name=args['name'], gz_release=args['gz_release'],
@@ -320,6 +367,8 @@ def build_vehicle(args: dict) -> tuple:
     result, names = made.build, made.build.topics
     artefacts = {file: data.decode('utf-8')
                  for file, data in build_module.artefacts(result).items()}
+    # the vehicle's streams; the world's one clock is bridged apart (plan, clock_bridge)
+    artefacts[BRIDGE_FILE] = bridge_yaml(names, commands=result.autopilot is None, clock=False)
     artefacts[RVIZ_FILE] = vehicle_rviz(names, names.sensors, names.odom_frame)
     poses = kinematics.link_poses(result.vehicle)
     converters = tuple(

@@ -22,7 +22,14 @@ libraries/AP_HAL_SITL/HAL_SITL_Class.cpp, setup_signal_handlers: SIGINT is handl
 coverage builds), and dies of a SIGINT. This runs SITL as its child, in a process group of
 its own (a terminal's Ctrl-C goes to the launch's group), and turns either signal into a
 SIGTERM for it, so a Ctrl-C stops it cleanly; its exit status is SITL's, or 0 once it stopped
-on request (killed if it has not within ``GRACE`` seconds).
+on request.
+
+SITL may not stop: without its physics peer (Gazebo gone first) it loops on "No JSON sensor
+message received, resending servos" and never reaches the check of its SIGTERM flag. So it is
+killed ``GRACE`` seconds after the first stop, or at once on a second one, before launch's
+own escalation reaches the runner (SIGTERM 5 s after its SIGINT, SIGKILL 5 s after that:
+ros2/launch 3.4.3, launch/actions/execute_local.py, sigterm_timeout and sigkill_timeout). And
+it cannot outlive the runner: it gets SIGKILL when the runner dies (tether.parent_death_signal).
 """
 
 import signal
@@ -30,7 +37,9 @@ import subprocess
 import sys
 import time
 
-GRACE = 10.0  # s
+from .tether import parent_death_signal
+
+GRACE = 3.0  # s: well inside launch's 5 s to its SIGTERM
 
 
 def main(argv=None) -> int:
@@ -40,16 +49,16 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
     # its own process group: a terminal's Ctrl-C reaches the runner, which passes it on
-    child = subprocess.Popen(command, start_new_session=True)
-    stopped = []  # when the first stop arrived
+    child = subprocess.Popen(command, start_new_session=True,
+                             preexec_fn=lambda: parent_death_signal(signal.SIGKILL))
+    stopped = []  # when each stop arrived
 
     def stop(number, frame):
-        if not stopped:
-            stopped.append(time.monotonic())
-            try:
-                child.send_signal(signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+        stopped.append(time.monotonic())
+        try:
+            child.send_signal(signal.SIGTERM if len(stopped) == 1 else signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, stop)

@@ -26,9 +26,9 @@ the files named on the command line.
 With ``--real PATH`` (the program is installed: test/support/ros_support.py found it on the ament
 index) it then replaces itself with the real program, same arguments, same pid. Without, it is
 the test double: what the real program would do with its arguments (publish TF, bridge, spawn,
-draw) stays unverified (NOTES.md). Like the real create, the create double exits 0 once it
-has "spawned"; the others run until SIGINT or SIGTERM and then exit 0. Neither waits on Fast
-DDS's own teardown: on a loaded machine destroying the participant has stalled past launch's
+draw) stays unverified (docs/LIMITATIONS.md). Like the real create, the create double exits 0
+once it has "spawned"; the others run until SIGINT or SIGTERM and then exit 0. Neither waits on
+Fast DDS's own teardown: on a loaded machine destroying the participant has stalled past launch's
 5 s SIGINT timeout (seen in CI), which says nothing about the program a double stands in for.
 So a double leaves with ``os._exit`` once its record is written (create) or once it is told to
 stop, after at most ``TEARDOWN_BUDGET`` seconds of orderly shutdown; a recorder hands over to

@@ -17,5 +17,5 @@ Test double for the composition_interfaces message package (not on PyPI).
 
 launch_ros.actions imports launch_ros/actions/load_composable_nodes.py, which imports
 ``composition_interfaces.srv`` and names ``LoadNode.Request`` in annotations. Nothing here
-loads composable nodes, so only the names exist; loading one would fail (NOTES.md).
+loads composable nodes, so only the names exist; loading one would fail (docs/LIMITATIONS.md).
 """
