@@ -92,7 +92,8 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
                  ardupilot_plugin.imu_block(record.base.name))
         parm = ardupilot_parameters.parm_text(wiring, resolved.name)
     composed = composition.compose_tree(resolved.tree, record, names, catalogue, release,
-                                        current=current, extra=extra)
+                                        current=current, extra=extra,
+                                        water=resolved.config.water)
     return Build(resolved, catalogue, names, vehicle, release.name, composed,
                  urdf_text(composed), bridge.bridge_yaml(names, commands=wiring is None),
                  wiring, instance, parm)
@@ -151,10 +152,24 @@ def summary_head(result: Build, identity: str) -> str:
                   '(std_msgs/Float64, a position within the joint limits)'
                   for c in names.joint_controls]
     lines.append(f'total mass: {result.vehicle.total_mass:.2f} kg')
+    warning = trim_warning(result)
+    if warning:
+        lines.append(warning)
     if result.autopilot is not None:
         lines += autopilot_lines(result.autopilot, result.autopilot_instance)
     lines.append(f'identity: {identity}')
     return '\n'.join(lines) + '\n'
+
+
+def trim_warning(result: Build) -> str:
+    """Return the one line a build warns with when its vehicle sinks or floats too high."""
+    from .model import kinematics
+    from .physics import hydrostatics, trim
+
+    shapes = hydrostatics.collision_shapes(result.resolved.urdf,
+                                           kinematics.link_poses(result.vehicle))
+    return trim.trim(result.vehicle, shapes, result.catalogue, result.resolved.record.base.type,
+                     result.resolved.config.water).warning()
 
 
 def autopilot_lines(wiring: Wiring, instance: int) -> list[str]:

@@ -291,6 +291,19 @@ class PressureError(BlueRoboticsPartsError):
     """Pressure sensor parameters that cannot describe one."""
 
 
+class CommandError(BlueRoboticsPartsError):
+    """
+    A command or reading that is not a number (NaN, infinite): nothing is made from it.
+
+    The allocation raises it for a wrench, effort or throttle with such a component, the
+    pressure arithmetic for such a pose; the nodes drop that message with a throttled warning.
+    """
+
+
+class NodeParameterError(BlueRoboticsPartsError):
+    """A node parameter outside what the node can take (named, with what would be valid)."""
+
+
 class SceneError(BlueRoboticsPartsError):
     """A visual that cannot be drawn (a mesh not found or not STL, a geometry we lack)."""
 

@@ -40,13 +40,37 @@ SHIPPED_CONFIGS = sorted([*CONFIG_DIR.glob('*.yaml'), *(CONFIG_DIR / 'examples')
 BIN = Path(sys.executable).parent
 
 
+#: Written by tools/setup.sh: a tool it could not install, and why, one ``name: reason`` a line
+#: (Debian's SDFormat tools need root or sudo).
+SKIPPED_TOOLS = Path(sys.prefix) / 'bluerobotics_parts-skipped-tools'
+
+
+def set_up_without(name: str) -> str | None:
+    """Return why tools/setup.sh left ``name`` out (None: it did not)."""
+    try:
+        lines = SKIPPED_TOOLS.read_text(encoding='utf-8').splitlines()
+    except OSError:
+        return None
+    return next((line.split(':', 1)[1].strip() for line in lines
+                 if line.split(':', 1)[0].strip() == name), None)
+
+
+def skip_if_set_up_without(name: str) -> None:
+    """Skip the test, with tools/setup.sh's reason, when the set-up left ``name`` out."""
+    reason = set_up_without(name)
+    if reason is not None:
+        pytest.skip(f'{name} is not installed: {reason}')
+
+
 def tool(name: str) -> str:
     """
     Return a command installed beside this Python (venv) or on PATH.
 
     Skip nothing silently: a missing tool is a failed test, since the README's set-up installs
-    them all.
+    them all, unless the set-up said it could not (tools/setup.sh, SKIPPED_TOOLS): then the test
+    skips with that reason.
     """
+    skip_if_set_up_without(name)
     for candidate in (BIN / name, shutil.which(name)):
         if candidate and Path(candidate).exists():
             return str(candidate)

@@ -99,8 +99,8 @@ def test_unknown_base_type_reads_like_the_resolver():
         Assembly(base_type='blueboat_chasis')
     assert str(caught.value).startswith('ASSEMBLY ERROR: '
                                         "unknown part type 'blueboat_chasis' in base; did you "
-                                        'mean blueboat_chassis? known types: '
-                                        'bar30_pressure_sensor, blueboat_antenna_mast, ')
+                                        'mean blueboat_chassis? base types: blueboat_chassis, '
+                                        'bluerov2_frame, bluerov2_heavy_frame ')
     assert_same_as_resolver(caught.value, {'base': {'type': 'blueboat_chasis'}})
 
 
@@ -319,7 +319,9 @@ def test_a_type_the_slot_does_not_accept():
         'ASSEMBLY ERROR: '
         'parts entry #1 (slot motor_port): slot motor_port of base_link (blueboat_chassis) does '
         'not accept t200_thruster_cw; it accepts: m200_weedless_prop_ccw, t200_thruster_ccw, or '
-        'none to leave it empty')
+        'none to leave it empty; slot motor_port takes ccw propellers and t200_thruster_cw '
+        'turns cw: the two propellers of a pair turn opposite ways, so that their torques '
+        'cancel; t200_thruster_cw goes in slot motor_stbd of blueboat_chassis')
     assert_same_as_resolver(caught.value, {'parts': [{'slot': 'motor_port',
                                                       'type': 't200_thruster_cw'}]})
 
@@ -449,11 +451,12 @@ def test_references_to_instances_not_there_yet_fail_at_build():
         boat.build()
     assert [str(p) for p in caught.value.problems] == [
         'parts entry #1 (slot tip): of: mast matches no fitted instance; instances: '
-        'base_link, battery_port, battery_stbd, flag, gnss, motor_port, motor_stbd, navigator, '
-        'pennant, ping, ping_mount',
+        'base_link, battery_port, battery_stbd, deck, flag, gnss, motor_port, motor_stbd, '
+        'navigator, pennant, ping, ping_mount; mast is an empty slot of base_link: fill it '
+        'first, e.g. {slot: mast, type: blueboat_antenna_mast}',
         'parts entry #2 (pennant): parent: mast_top matches no link; instances: base_link, '
-        'battery_port, battery_stbd, flag, gnss, motor_port, motor_stbd, navigator, pennant, '
-        'ping, ping_mount '
+        'battery_port, battery_stbd, deck, flag, gnss, motor_port, motor_stbd, navigator, '
+        'pennant, ping, ping_mount '
         '(slot and frame links such as base_link_mast or mast_top work too)']
 
 
@@ -464,8 +467,8 @@ def test_an_unknown_slot_on_a_known_instance_fails_at_the_call():
     assert str(caught.value) == (
         'ASSEMBLY ERROR: '
         "parts entry #1 (slot motorport): base_link (blueboat_chassis) has no slot 'motorport'; "
-        'did you mean motor_port? its slots: battery_port, battery_stbd, flag, gnss, mast, '
-        'motor_port, motor_stbd, navigator, payload, ping_mount')
+        'did you mean motor_port? its slots: battery_port, battery_stbd, deck, flag, mast, '
+        'motor_port, motor_stbd, payload, ping_mount')
     assert boat == Assembly()
     with pytest.raises(AssemblyError, match='ping_mount \\(blueboat_ping_singlebeam_mount\\) has '
                                             "no slot 'pingg'; did you mean ping\\? its slots: "

@@ -100,6 +100,7 @@ PING_GLAND_LENGTH = 0.25     # cable gland length behind the back cap / Ping dia
 PING_GLAND_OFFSET = 0.22     # gland offset from the axis (toward +z) / Ping diameter
 
 BATTERY_FILLET = 0.2         # edge radius / smallest battery dimension
+TRIM_FILLET = 0.1            # edge radius / smallest side of a foam block or ballast weight
 
 ROV_BODY_FILLET = 0.2        # edge radius of the BlueROV2 camera block / its thinnest side
 ROV_TUBE_CHAMFER = 0.08      # end chamfer of the BlueROV2 enclosures / tube radius
@@ -785,6 +786,42 @@ def ping360(part: dict, library: dict) -> Mesh:
     return lathe(profile, axis='z')
 
 
+def blueboat_electronics_deck(part: dict, library: dict) -> Mesh:
+    """
+    Draw the deck: a plate, its hangers and the bridge over it.
+
+    The plate's top is the origin, four hangers tie it to the cross members above, and the
+    bridge over the plate's middle carries the GNSS receiver on its top.
+    """
+    d = dimensions(part)
+    half_plate = np.array([d['plate_length'], d['plate_width'], 0.0]) / 2
+    plate = box(-half_plate - [0.0, 0.0, d['plate_thickness']], half_plate)
+    # the hangers and posts reach into what they join (half a plate's thickness), so no two
+    # blocks share a face: each stays a closed shell of its own
+    sink = d['plate_thickness'] / 2
+    hangers = [box((sx * d['hanger_x'] - d['hanger_size'] / 2,
+                    sy * d['hanger_y'] - d['hanger_size'] / 2, -sink),
+                   (sx * d['hanger_x'] + d['hanger_size'] / 2,
+                    sy * d['hanger_y'] + d['hanger_size'] / 2, d['hanger_height']))
+               for sx in (-1, 1) for sy in (-1, 1)]
+    span, width, thick = d['bridge_span'], d['bridge_width'], d['bridge_thickness']
+    top = d['bridge_height']
+    inset = 0.9 * width / 2  # narrower than the bar: no shared edges
+    posts = [box((sx * (span - thick) / 2 - thick / 2, -inset, -sink),
+                 (sx * (span - thick) / 2 + thick / 2, inset, top - thick / 2))
+             for sx in (-1, 1)]
+    bar = box((-span / 2, -width / 2, top - thick), (span / 2, width / 2, top))
+    return combine(plate, *hangers, *posts, bar)
+
+
+def trim_block(part: dict, library: dict) -> Mesh:
+    """Draw a trim part (a foam block, a ballast weight): a block where its collision box is."""
+    item = part['collision'][0]
+    size = np.array(item['box'], float)
+    return rounded_box(tuple(size), TRIM_FILLET * float(size.min()),
+                       centre=tuple(float(v) for v in item.get('xyz', (0, 0, 0))))
+
+
 def bluerov2_payload_skid(part: dict, library: dict) -> Mesh:
     """Draw the skid's rails and cross bars where its collision boxes are."""
     return combine(*[box(np.array(item['xyz'], float) - np.array(item['box'], float) / 2,
@@ -837,6 +874,9 @@ SHAPES = {
     'ping360': ping360,
     'newton_gripper': newton_gripper,
     'dvl_a50': dvl_a50,
+    'blueboat_electronics_deck': blueboat_electronics_deck,
+    'subsea_buoyancy_foam': trim_block,
+    'bluerov2_ballast_weight': trim_block,
 }
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from . import catalogue as catalogue_module
+from . import catalogue as catalogue_module, hints
 from .record import AssemblyRecord, LinkRecord, PartRecord
 from ..errors import did_you_mean, in_line_order, Problem, shown
 from ..formats import vectors
@@ -39,7 +39,8 @@ from ..formats.joint_motion import LIMITED_JOINTS, LIMITS_KEYS
 
 EXPANSION, CHECK, LOAD = 'expansion', 'check', 'load'
 #: What starts the message of a problem the xacro resolver also stops at (the design's contract,
-#: ../shared/DESIGN.md: expansion errors contain it), in both resolvers' words.
+#: docs/DESIGN.md, "Two resolvers, one answer": expansion errors contain it), in both
+#: resolvers' words.
 ASSEMBLY_ERROR = 'ASSEMBLY ERROR: '
 #: Rules about a reference to an instance or link that does not exist (yet): the API lets a
 #: caller add the instance later.
@@ -388,15 +389,20 @@ class _Resolver:
             if type_name in catalogue:
                 continue
             accepted = self.accepted_by_slot_name(slot)
+            candidates = catalogue.types()
             if accepted:
                 listing = (f'slot {slot} accepts: {_listing(accepted)}, or none for an empty '
                            'slot (bluerobotics-parts parts lists every type)')
+            elif path[0] == 'base' and hints.base_types(catalogue):
+                candidates = hints.base_types(catalogue)
+                listing = (f'base types: {_listing(candidates)} (bluerobotics-parts parts lists '
+                           'every type)')
             else:
                 empty = ', or none for an empty slot' if slot is not None else ''
                 listing = f'known types: {known}{empty}'
             if not self.types_unsure and type_name not in self.unsure_types:
                 self.problem(path, f'unknown part type {type_name!r} in {where}; '
-                             f'{did_you_mean(type_name, catalogue.types())}{listing}',
+                             f'{did_you_mean(type_name, candidates)}{listing}',
                              rule='unknown-type')
             if path[0] == 'base':
                 self.broken.add(('base',))
@@ -548,10 +554,13 @@ class _Resolver:
         for index, entry in self.aimed_at.get(instance.name, []):
             if entry['slot'] not in names and not self.unsure_slots & {
                     (instance.name, entry['slot']), (instance.name, None), (None, None)}:
+                hint = hints.slot_hint(self.result.catalogue, entry['slot'], instance.type,
+                                       _listing)
                 self.problem(('parts', index, 'slot'), f"{entry_label('parts', index, entry)}: "
                              f'{instance.name} ({instance.type}) has no slot '
-                             f"{entry['slot']!r}; {did_you_mean(entry['slot'], names)}its "
-                             f'slots: {_listing(names)}',
+                             f"{entry['slot']!r}; "
+                             f"{'' if hint else did_you_mean(entry['slot'], names)}its "
+                             f'slots: {_listing(names)}' + (f'; {hint}' if hint else ''),
                              rule='no-slot')
         for name in names:
             configured = self.by_carrier.get((instance.name, name), [])
@@ -585,10 +594,12 @@ class _Resolver:
         occupant = slot.default if entry is None else entry[1]['type']
         if entry is not None and occupant != 'none' and occupant not in slot.accepts:
             index, found = entry
+            hint = hints.fit_hint(self.result.catalogue, occupant, slot.name, carrier.type,
+                                  slot.accepts, _listing)
             self.problem(('parts', index, 'type'), f"{entry_label('parts', index, found)}: slot "
                          f'{slot.name} of {carrier.name} ({carrier.type}) does not accept '
                          f'{occupant}; it accepts: {_listing(slot.accepts)}, or none to leave '
-                         'it empty', rule='not-accepted')
+                         'it empty' + (f'; {hint}' if hint else ''), rule='not-accepted')
         if occupant == 'none' or occupant not in self.result.catalogue:
             return None
         attach = self.result.catalogue[occupant].data.get('attach') or {}
@@ -648,6 +659,30 @@ class _Resolver:
             found += name_problems(config, self.result.record, self.result.origins)
         self.result.problems.extend(found)
 
+    def empty_slot_hint(self, of: str, item: dict) -> str:
+        """
+        Return how to fill the empty slot an entry's ``of:`` names, or ''.
+
+        The occupant of a slot is named after it, so ``of: payload`` with the payload slot
+        empty aims at what would fill it: name the types that bring the entry's slot.
+        """
+        record, catalogue = self.result.record, self.result.catalogue
+        for slot in record.slots:
+            if slot.name != of or record.occupant(slot.of, slot.name) is not None:
+                continue
+            carrier = record.part(slot.of)
+            spec = (catalogue[carrier.type].data.get('slots') or {}).get(slot.name) \
+                if carrier is not None and carrier.type in catalogue else None
+            accepts = list((spec or {}).get('accepts') or [])
+            wanted = [t for t in accepts if t in catalogue
+                      and item.get('slot') in (catalogue[t].data.get('slots') or {})]
+            if not (wanted or accepts):
+                continue
+            where = '' if slot.of == self.base_name else f', of: {slot.of}'
+            return (f'; {of} is an empty slot of {slot.of}: fill it first, e.g. '
+                    f'{{slot: {of}{where}, type: {(wanted or accepts)[0]}}}')
+        return ''
+
     def maybe_link(self, link: str) -> bool:
         """Return whether a link might exist but for a skipped item (or its slot, frame)."""
         return any(link == name or link.startswith(f'{name}_') for name in self.unsure)
@@ -673,7 +708,8 @@ class _Resolver:
             if of not in instances and of not in self.unsure:
                 found.append(config.problem((section, index, 'of'), (
                     f'{entry_label(section, index, item)}: of: {of} matches no fitted '
-                    f'instance; instances: {listing}'), rule='no-instance'))
+                    f'instance; instances: {listing}' + self.empty_slot_hint(of, item)),
+                    rule='no-instance'))
         return found
 
 

@@ -118,6 +118,7 @@ def config_schema(catalogue=None) -> dict:
                                     'items': _adhoc_slot(names)},
         'part_files': lambda help_text: {'type': ['array', 'null'], 'description': help_text,
                                          'items': {'type': 'string', 'minLength': 1}},
+        'water': lambda help_text: _kind('water', help_text),
     }
     help_top = config_format.KEY_HELP['top']
     return {

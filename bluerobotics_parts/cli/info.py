@@ -33,10 +33,12 @@ from ..assembly.pipeline import resolve_config
 from ..errors import AssemblyError, HydrostaticsError, StabilityError
 from ..formats.autopilot_frames import AXES
 from ..model.vehicle import Vehicle
-from ..physics import allocation, hydrostatics, manoeuvring, power, propulsion, stability
-from ..physics.water import SEA_WATER_DENSITY
+from ..physics import (allocation, drag, hydrostatics, manoeuvring, power, propulsion,
+                       stability, trim as trim_module)
+from ..physics.water import water_density, water_label
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
+KNOT = 1852.0 / 3600.0  # m/s
 MATRIX_NOISE = 1e-9  # N (N m) per N: an allocation-matrix entry below it is rounding noise
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
 RUNAWAY_TEXT = ('the model runs away after {seconds:.2f} s (a speed past '
@@ -65,15 +67,25 @@ class Info:
     endurance: tuple = ()  # power.Endurance at cruise and full ahead
     curves_read_at: tuple = ()  # V: where each thrust curve is read (its data's end if short)
     no_rest: str = ''  # why there is no rest at the surface (it sinks), when rests is empty
+    water: float = water_density()  # kg/m^3
+    trim: object = None  # physics.trim.Trim: net buoyancy and what trims it
+    published: dict = None  # the base's published top speed: {'speed': m/s, 'fitted': bool}
+    added: tuple = ()  # physics.drag.AddedDrag of each part the config adds to its base's
+    added_speed: float | None = None  # m/s full ahead with the added parts' drag
 
 
-def vehicle_info(config, name: str | None = None) -> Info:
-    """Return everything ``info`` prints, for a config file (None: the default vehicle)."""
+def vehicle_info(config, name: str | None = None, water=None) -> Info:
+    """
+    Return everything ``info`` prints, for a config file (None: the default vehicle).
+
+    ``water``: sea, fresh or a density in kg/m^3 (formats/water.py); None: the config's.
+    """
     resolved = resolve_config(config, name=name)
+    rho = resolved.config.water if water is None else water_density(water)
     catalogue = resolved.catalogue()
     vehicle = Vehicle.from_tree(resolved.tree, resolved.record, catalogue)
     try:
-        rests, no_rest = {model: stability.rest(resolved.urdf, model)
+        rests, no_rest = {model: stability.rest(resolved.urdf, model, water=rho)
                           for model in stability.MODELS}, ''
     except (HydrostaticsError, StabilityError) as error:  # the rest of the figures still hold
         rests, no_rest = {}, str(error)
@@ -86,7 +98,7 @@ def vehicle_info(config, name: str | None = None) -> Info:
     body = manoeuvring.body(vehicle, limits, coefficients) if coefficients and limits else None
     runs = tuple(manoeuvring.run(body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if body is not None and body.thrusters else ()
-    pitch_body = manoeuvring.pitch_body(vehicle, shapes, limits, coefficients) \
+    pitch_body = manoeuvring.pitch_body(vehicle, shapes, limits, coefficients, rho) \
         if runs else None
     dips = tuple(manoeuvring.dip(pitch_body, ahead, RUN_SECONDS) for ahead in (True, False)) \
         if pitch_body is not None else ()
@@ -94,11 +106,52 @@ def vehicle_info(config, name: str | None = None) -> Info:
     battery = power.vehicle_battery(resolved.record, catalogue)
     throttles = power.Throttles(resolved.record, catalogue, limits)
     endurance = _endurance(battery, throttles, allocator, performance, coefficients)
+    base = catalogue[resolved.record.base.type]
+    trimmed = trim_module.trim(vehicle, shapes, catalogue, base.type, rho)
+    added = _added_drag(resolved, shapes, rests, trimmed.dives)
+    extra = sum(part.quadratic(rho) for part in added)
+    added_speed = propulsion.steady_speed(performance.forward_thrust, coefficients.get(
+        'xU', 0.0), coefficients.get('xUabsU', 0.0) + extra) \
+        if extra and performance is not None and performance.forward_speed else None
     return Info(resolved.name, vehicle.root_link, rigid.mass, tuple(rigid.centre), rests,
                 limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
                 body, runs, pitch_body, dips, allocator, battery, endurance,
                 tuple(sorted({c.clamped(throttles.voltage) for c in throttles.curves.values()})),
-                no_rest)
+                no_rest, rho, trimmed, _published(base), tuple(added), added_speed)
+
+
+def _published(base) -> dict:
+    """Return the base's published top speed and whether its drag is fitted to it."""
+    figures = base.data.get('hydrostatics') or {}
+    if figures.get('top_speed') is None:
+        return {}
+    return {'speed': float(figures['top_speed']),
+            'fitted': figures.get('top_speed_fitted') is True}
+
+
+def _added_drag(resolved, shapes, rests, dives: bool) -> list:
+    """
+    Return the drag of the parts the config adds to its base's own vehicle (physics/drag.py).
+
+    The base's vehicle is the base alone with every slot at its default; a part not in it
+    (by name and type) is added. Under water: all of a diving vehicle, below the rest's
+    surface for a boat (none without a rest).
+    """
+    from ..assembly.resolution import resolve
+    from ..formats.config import from_data
+
+    record = resolved.record
+    base = {'type': record.base.type, 'name': record.base.name}
+    default = resolve(from_data({'base': base}), shipped=resolved.catalogue())
+    if default.problems:  # the base alone does not resolve: nothing to compare with
+        return []
+    if dives:
+        surface = None
+    elif rests:
+        surface = -rests['exact'].z  # the surface in the root frame, the trim left out
+    else:
+        return []
+    return drag.added_drag(drag.added_parts(record, default.record), record, shapes, surface)
 
 
 def _endurance(battery, throttles, allocator, performance, coefficients) -> tuple:
@@ -165,8 +218,9 @@ def info_text(info: Info) -> str:
     if info.rests:
         lines += _rest_lines(info)
     else:
-        lines += [f'at rest in sea water ({SEA_WATER_DENSITY:g} kg/m^3): none at the surface: '
-                  f'{info.no_rest}', '']
+        lines += [f'at rest in {water_label(info.water)}: none at the surface: {info.no_rest}',
+                  '']
+    lines += _trim_lines(info.trim)
     if info.limits:
         fraction = next(iter(info.limits.values())).fraction
         lines.append(f'thrust limits, N (installed: {fraction:.4g} x bench):')
@@ -182,9 +236,10 @@ def info_text(info: Info) -> str:
     elif info.limits:
         lines.append('steady states from the hydrodynamics coefficients:')
         lines.append(f'  full ahead: {_plain(p.forward_thrust):.1f} N -> '
-                     + _speed(p.forward_speed))
+                     + _speed(p.forward_speed) + _fitted(info.published, p.forward_speed))
         lines.append(f'  full astern: {_plain(p.reverse_thrust):.1f} N -> '
                      + _speed(p.reverse_speed))
+        lines += _added_lines(info)
         if p.turn_yaw_rate is not None:
             lines.append(f'  {p.turn_instance} alone full ahead: {p.turn_moment:.2f} N m -> yaw '
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
@@ -199,8 +254,8 @@ def info_text(info: Info) -> str:
 def _rest_lines(info: Info) -> list:
     """Return the rest at the surface, exact and as Gazebo's Buoyancy finds it."""
     exact, harmonic = info.rests['exact'], info.rests['harmonic']
-    lines = [f'at rest in sea water ({SEA_WATER_DENSITY:g} kg/m^3)          exact   '
-             'gz-sim 8 Buoyancy']
+    water = f'at rest in {water_label(info.water)}'
+    lines = [f'{water:<44}exact   gz-sim 8 Buoyancy']
 
     def row(label, unit, value, digits):
         cells = [f'{value(r):>10.{digits}f}' for r in (exact, harmonic)]
@@ -356,4 +411,37 @@ def _autopilot_lines(wiring) -> list:
 
 def _speed(value) -> str:
     return 'no steady speed (no damping on that axis)' if value is None else \
-        f'surge {value:.3f} m/s'
+        f'surge {value:.3f} m/s ({value / KNOT:.2f} kn)'
+
+
+def _fitted(published: dict, speed) -> str:
+    """Return whether the full-ahead speed is fitted to, or predicted against, a published one."""
+    if not published or speed is None:
+        return '; predicted (no published top speed)' if speed is not None else ''
+    if published['fitted']:
+        return (f"; fitted: the base's surge drag is fitted to its published "
+                f"{published['speed']:g} m/s")
+    return f"; predicted (published: {published['speed']:g} m/s)"
+
+
+def _added_lines(info: Info) -> list:
+    """Return the drag of the parts the config adds (an estimate Gazebo leaves out)."""
+    if not info.added:
+        return []
+    shown = ', '.join(f'{part.instance} {part.area:.4f} m^2' if part.shapes else
+                      f'{part.instance} none (no collision geometry)' for part in info.added)
+    lines = [f'  parts added to the base ({shown}): their drag is an estimate, Cd '
+             f"{drag.DRAG_COEFFICIENT:g} on the frontal area under water; Gazebo's "
+             "Hydrodynamics has the base's coefficients only"]
+    if info.added_speed is not None:
+        lines.append(f'  full ahead with that drag: {_speed(info.added_speed)} (the figures '
+                     'below leave it out)')
+    return lines
+
+
+def _trim_lines(trim) -> list:
+    """Return the net buoyancy and what trims the vehicle."""
+    if trim is None:
+        return []
+    advice = trim.advice()
+    return [trim.line()] + ([f'  {advice}'] if advice else []) + ['']

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import gc
 from pathlib import Path
-import re
 import sys
 
 from ..errors import BlueRoboticsPartsError, OutputError, printable
@@ -49,6 +48,16 @@ class ArgumentParser(argparse.ArgumentParser):
 def config_arg(value: str) -> Path | None:
     """Return the config path; an empty argument is the shipped BlueBoat (None)."""
     return Path(value) if value else None
+
+
+def water_arg(value: str):
+    """Return what ``--water`` names (formats/water.py); a usage mistake names what is valid."""
+    from ..formats import water
+
+    named = water.from_text(value)
+    if water.problem(named):
+        raise argparse.ArgumentTypeError(f'{water.problem(named)}')
+    return named
 
 
 def cmd_parts(args) -> int:
@@ -111,6 +120,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .build_output import BuildOutput
     from ..description import cache
     from ..files.atomic import (check_not_inputs, check_output_folder,
                                 finish_interrupted_writes, write_files_atomically,
@@ -139,53 +149,9 @@ def cmd_build(args) -> int:
     return EXIT_OK
 
 
-#: What a build's printed summary never holds: terminal control characters (line breaks aside).
-SUMMARY_CONTROL = re.compile(r'[\x00-\x09\x0b-\x1f\x7f-\x9f]')
-
-
-class BuildOutput:
-    """
-    What ``build`` writes and prints (a cache entry holds it).
-
-    A plain class: a cached build imports no dataclasses (errors.Problem says why).
-    """
-
-    __slots__ = ('artefacts', 'summary', 'inputs')
-
-    def __init__(self, artefacts: dict, summary: str, inputs: dict):
-        self.artefacts = artefacts  # file name -> text
-        self.summary = summary  # what it prints before the files written
-        self.inputs = inputs  # the user's files it read: path -> what it is (never replaced)
-
-    def to_data(self) -> dict:
-        return {'artefacts': dict(self.artefacts), 'summary': self.summary,
-                'inputs': dict(self.inputs)}
-
-    @classmethod
-    def from_data(cls, data) -> 'BuildOutput | None':
-        """
-        Return the output a cache entry holds, None unless it is what a build makes.
-
-        An entry is data from a file: only build's own files, under their fixed names, and a
-        summary without terminal control characters (line breaks aside).
-        """
-        from ..paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
-
-        if not (isinstance(data, dict) and set(data) == {'artefacts', 'summary', 'inputs'}
-                and isinstance(data['summary'], str) and isinstance(data['artefacts'], dict)
-                and isinstance(data['inputs'], dict)
-                and all(isinstance(k, str) and isinstance(v, str)
-                        for k, v in data['inputs'].items())
-                and {URDF_FILE, BRIDGE_FILE} <= set(data['artefacts'])
-                <= {URDF_FILE, BRIDGE_FILE, ARDUPILOT_FILE}
-                and all(isinstance(v, str) for v in data['artefacts'].values())
-                and not SUMMARY_CONTROL.search(data['summary'])):
-            return None
-        return cls(data['artefacts'], data['summary'], data['inputs'])
-
-
 def _build_products(args) -> tuple:
     """Build (no cache): the output, and the user files read (for the cache)."""
+    from .build_output import BuildOutput
     from ..build import artefacts, summary_head
     from ..description.identified import identified_build
 
@@ -253,8 +219,14 @@ def cmd_verify(args) -> int:
 def cmd_info(args) -> int:
     from .info import info_text, vehicle_info
 
-    sys.stdout.write(info_text(vehicle_info(args.config, name=args.name)))
+    sys.stdout.write(info_text(vehicle_info(args.config, name=args.name, water=args.water)))
     return EXIT_OK
+
+
+def cmd_new(args) -> int:
+    from .starter import run as new
+
+    return new(args)
 
 
 def cmd_render(args) -> int:
@@ -272,7 +244,7 @@ def cmd_schema(args) -> int:
 
 #: The subcommands, in the order ``--help`` lists them (parser() defines each).
 COMMANDS = ('parts', 'urdf', 'tree', 'check', 'build', 'bridge', 'export', 'verify', 'info',
-            'render', 'schema')
+            'render', 'schema', 'new')
 
 
 class _Unused:
@@ -383,9 +355,11 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     sub = command('info', cmd_info, 'how the vehicle floats and drives: mass, centre of gravity, '
                   'displacement, draft, trim, metacentric heights (exact and as Gazebo computes '
-                  'them), thrust limits, top speed')
+                  'them), net buoyancy and trim, thrust limits, top speed')
     sub.add_argument('config', type=config_arg)
     vehicle_name(sub)
+    sub.add_argument('--water', type=water_arg, metavar='WATER', help='sea, fresh or a density '
+                     "in kg/m^3 (default: the config's water:, else sea)")
 
     sub = command('render', cmd_render, 'draw the assembled vehicle (PNG or SVG): its parts, '
                   'every slot and part frame, the water line, a metre scale; no ROS needed')
@@ -406,6 +380,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                   '(for editors: docs/CONFIG.md)')
     sub.add_argument('which', choices=('config', 'part'), metavar='{config,part}',
                      help='config: a vehicle config; part: a part file')
+
+    sub = command('new', cmd_new, 'write a commented config to start from: the vehicle, every '
+                  'slot with what it accepts and its default')
+    if not isinstance(sub, _Unused):
+        from .starter import arguments
+        arguments(sub)
     return top
 
 

@@ -47,6 +47,10 @@ OFF = ('0', 'off', 'false', 'no')
 PACKAGE_FOLDERS = ('urdf', 'meshes')
 #: A cached entry is at most this large (a 3,000-part URDF is a few MB).
 ENTRY_LIMIT = URDF_LIMIT
+#: The launch's cache under ``$ROS_HOME/bluerobotics_parts``, beside a folder per vehicle name
+#: (ros/launch/artefacts.py): a vehicle name starts with a letter (formats/config.py,
+#: NAME_PATTERN), so no vehicle, ``cache`` included, writes its artefacts into it.
+LAUNCH_FOLDER = '.cache'
 
 
 def folder(environ=None, launch: bool = False) -> Path | None:
@@ -56,7 +60,7 @@ def folder(environ=None, launch: bool = False) -> Path | None:
         return None
     if launch:
         ros_home = environ.get('ROS_HOME') or str(Path.home() / '.ros')
-        return Path(ros_home) / paths.PACKAGE / 'cache'
+        return Path(ros_home) / paths.PACKAGE / LAUNCH_FOLDER
     base = environ.get('XDG_CACHE_HOME') or str(Path.home() / '.cache')
     return Path(base) / paths.PACKAGE
 

@@ -32,7 +32,7 @@ import re
 import stat
 
 from . import value_kinds as kinds
-from . import vectors
+from . import vectors, water
 from .joint_motion import given_limits, JOINTS, LIMITS_FIELDS, LIMITS_KEYS, limits_problems
 from ..errors import AssemblyError, ConfigError, Problem, shown as _show
 from ..files.inputs import file_kind
@@ -43,7 +43,7 @@ DEFAULT_BASE_TYPE = 'blueboat_chassis'
 DEFAULT_BASE_NAME = 'base_link'
 
 # The keys each level of a config may have, in the order the docs list them.
-TOP_KEYS = ('name', 'base', 'parts', 'slots', 'part_files')
+TOP_KEYS = ('name', 'base', 'parts', 'slots', 'part_files', 'water')
 BASE_KEYS = ('type', 'name')
 SLOT_ENTRY_KEYS = ('slot', 'of', 'type', 'name')
 PLACEMENT_KEYS = ('type', 'name', 'parent', 'xyz', 'rpy')
@@ -118,6 +118,12 @@ class Config:
     def base_name(self) -> str:
         value = self.base.get('name')
         return value if isinstance(value, str) and value else DEFAULT_BASE_NAME
+
+    @property
+    def water(self) -> float:
+        """Return the density of the water it dives in, kg/m^3 (formats/water.py; sea water)."""
+        value = self.data.get('water') if isinstance(self.data, dict) else None
+        return water.density(None if water.problem(value) else value)
 
     @property
     def entries(self) -> list:
@@ -267,8 +273,14 @@ class _Shape:
         files = self.sequence(('part_files',), data.get('part_files'), 'part_files')
         for index, item in enumerate(files):
             self.part_file(index, item)
+        if 'water' in data and water.problem(data['water']):
+            self.problem(('water',), f"water {water.problem(data['water'])}", ('water',))
 
     def base(self, base) -> None:
+        if isinstance(base, str) and NAME_PATTERN.match(base):  # the type alone: say how
+            self.problem(('base',), f'base must be a mapping of keys, not a string '
+                         f'({_show(base)}); write base: {{type: {base}}}', ('base',))
+            return
         if not self.mapping(('base',), base, 'base', ('base',)):
             return
         for key in BASE_KEYS:
@@ -285,6 +297,7 @@ class _Shape:
         for key in ('slot', 'of', 'type', 'name', 'parent'):
             if key in entry:
                 self.string(path + (key,), entry[key], f'{label}: {key}', path)
+        self.bounded(path, entry, label, ('xyz', 'rpy'))
         if isinstance(entry.get('name'), str) and entry['name']:
             self.instance_name(path + ('name',), entry['name'], f'{label}: name', path)
 
@@ -296,6 +309,7 @@ class _Shape:
         for key in ('of', 'name', 'default'):
             if key in slot:
                 self.string(path + (key,), slot[key], f'{label}: {key}', path)
+        self.bounded(path, slot, label, ('xyz', 'rpy', 'axis'))
         if isinstance(slot.get('name'), str) and slot['name']:
             self.instance_name(path + ('name',), slot['name'], f'{label}: name', path)
         if 'accepts' in slot:
@@ -336,6 +350,15 @@ class _Shape:
                          path)
 
     # -- value helpers
+
+    def bounded(self, path, item, label, keys) -> None:
+        """Refuse a vector number past the part files' bound (+/-1e9, value_kinds.py)."""
+        for key in keys:
+            parsed = vectors.parse(item.get(key)) if key in item else None
+            if parsed is not None and any(abs(v) > kinds.PART_LIMIT for v in parsed.values):
+                self.problem(path + (key,), f'{label}: {key} numbers must be within '
+                             f'-{kinds.PART_LIMIT_TEXT} and {kinds.PART_LIMIT_TEXT} (metres, '
+                             f'radians), got {_show(item[key])}', path)
 
     def mapping(self, path, value, label, broken) -> bool:
         if isinstance(value, dict):
@@ -422,6 +445,7 @@ KEY_KINDS = {
     'accepts': kinds.list_of(kinds.Kind({'type': 'string', 'minLength': 1})),
     'default': kinds.string(), 'collision': kinds.boolean(), 'joint': kinds.choice(SLOT_JOINTS),
     'axis': VECTOR, 'limits': kinds.mapping(LIMITS_FIELDS, required=LIMITS_KEYS),
+    'water': water.KIND,
 }
 #: What an editor shows for each key, by where it is (the levels of schema.py's schema).
 KEY_HELP = {
@@ -431,7 +455,9 @@ KEY_HELP = {
                     'base_link)',
             'parts': 'slot entries (slot:, what fills a slot) and free placements (no slot:)',
             'slots': 'ad hoc slots: mount points of your own',
-            'part_files': "your own part files, relative to this config's folder"},
+            'part_files': "your own part files, relative to this config's folder",
+            'water': 'the water it dives in: sea (1025 kg/m^3, the default), fresh (997) or a '
+                     'density in kg/m^3; info, build and the launch follow it'},
     'base': {'type': 'part type of the root part', 'name': 'its instance (and root link) '
              'name'},
     'entry': {'slot': 'the slot to fill (a slot entry); without it the entry is a free '

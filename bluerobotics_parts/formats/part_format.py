@@ -149,7 +149,10 @@ HYDROSTATICS_FIELDS = {
     'payload_capacity': kinds.number(nonnegative=True).described('kg, published'),
     'net_buoyancy': kinds.number().described('kg, published (negative: it sinks)'),
     'spawn_depth': kinds.number(nonnegative=True).described(
-        'm below the surface a launch spawns it (z:=auto); 0 for a boat')}
+        'm below the surface a launch spawns it (z:=auto); 0 for a boat'),
+    'top_speed': _POSITIVE.described('m/s, published, full ahead'),
+    'top_speed_fitted': kinds.boolean().described(
+        'true: the surge damping (hydrodynamics) is fitted to top_speed')}
 HYDROSTATICS_KEYS = tuple(HYDROSTATICS_FIELDS)
 #: A base part's ArduPilot frame (formats/autopilot_frames.py), for build --autopilot ardupilot.
 AUTOPILOT_FIELDS = {'frame': kinds.choice(AUTOPILOT_FRAMES).described(

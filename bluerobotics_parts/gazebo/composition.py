@@ -81,18 +81,19 @@ def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
 
 def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: VehicleTopics,
                  catalogue: Catalogue, release: GzRelease, current=None,
-                 extra: tuple = ()) -> ElementTree.Element:
+                 extra: tuple = (), water: float = SEA_WATER_DENSITY) -> ElementTree.Element:
     """
     Return a new ``<robot>``: the URDF's elements, carrier links with a mass, the blocks.
 
     ``root`` (the resolved URDF) is left as it is; its elements are shared, not copied.
     ``names``: the vehicle's topics (model/topics.py, of ``record``). ``current``: a water
     current (x, y, z in m/s, world frame) for the Hydrodynamics system. ``extra``: more
-    ``<gazebo>`` blocks (an autopilot's), checked like the others.
+    ``<gazebo>`` blocks (an autopilot's), checked like the others. ``water``: the density of
+    the config's water (kg/m^3), the Thrusters' fluid density.
     """
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     limits = propulsion.thrust_limits(record, catalogue)
-    blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance])
+    blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance], water)
               for t in names.thrusters]
     blocks += sensor_blocks(names, catalogue, release)
     blocks += [joint_control_block(control, joint) for control in names.joint_controls
@@ -202,7 +203,8 @@ def current_vector(value) -> tuple | None:
     return vector
 
 
-def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Element:
+def thruster_block(names, propeller, joints: dict, limits,
+                   water: float = SEA_WATER_DENSITY) -> ElementTree.Element:
     """
     Return the Thruster system of one propeller, with its installed thrust limits.
 
@@ -221,7 +223,7 @@ def thruster_block(names, propeller, joints: dict, limits) -> ElementTree.Elemen
         ('joint_name', names.joint),
         ('topic', names.topic),
         ('thrust_coefficient', propeller.signed_thrust_coefficient),
-        ('fluid_density', SEA_WATER_DENSITY),
+        ('fluid_density', water),
         ('propeller_diameter', propeller.diameter),
         ('velocity_control', True),
         ('max_thrust_cmd', round(limits.maximum, 6)),

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..assembly.catalogue import Catalogue
 from ..assembly.record import AssemblyRecord
-from ..errors import BlueRoboticsPartsError
+from ..errors import AssemblyError, BlueRoboticsPartsError, Problem
 from ..formats.config import check_vehicle_name
 from ..formats.sensor_kinds import KINDS
 
@@ -147,6 +147,9 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
                          <name>/odom for the odometry's fixed frame
 
     A sensor's gz name is ``<instance>_<what>`` and the vehicle model's key ``<instance>/<what>``.
+    Two streams of the vehicle on one topic (a joint control named ``thrust`` on a propeller,
+    or named like one of its part's sensor streams) raise AssemblyError naming both, at the
+    part file's line.
     """
     name = check_vehicle_name(record.robot_name if name is None else name)
     thrusters = []
@@ -162,15 +165,59 @@ def vehicle_topics(record: AssemblyRecord, catalogue: Catalogue,
                                             f'/{name}/{part.name}/throttle'))
     root = record.base.name
     sensors = sensors_of(name, record, catalogue)
+    controls = joint_controls_of(name, record, catalogue)
+    shared = shared_topics(record, catalogue, thrusters, sensors, controls)
+    if shared:
+        raise AssemblyError(shared)
     return VehicleTopics(
         name=name, root_link=root, thrusters=tuple(thrusters),
-        sensors=sensors, joint_controls=joint_controls_of(name, record, catalogue),
+        sensors=sensors, joint_controls=controls,
         gz_joint_state_topic=f'/model/{name}/joint_state',
         ros_joint_state_topic=ros_joint_state_topic(name),
         gz_odometry_topic=f'/model/{name}/odometry',
         ros_odometry_topic=ros_odometry_topic(name),
         gz_tf_topic=f'/model/{name}/tf', ros_tf_topic='/tf',
         odom_frame=frame_id(name, 'odom'), base_frame=frame_id(name, root))
+
+
+def shared_topics(record: AssemblyRecord, catalogue: Catalogue, thrusters, sensors,
+                  controls) -> list:
+    """
+    Return a Problem for each stream on a topic an earlier stream of the vehicle already has.
+
+    A stream's topics are its ROS and gz names; two streams on one would be read by two
+    consumers (a Thruster and a JointPositionController on ``/<v>/<instance>/thrust``) and
+    bridged twice. The problem is at the later stream's line in its part file, and names the
+    earlier one with its own.
+    """
+    types = {part.name: part.type for part in record.parts}
+    streams = []  # (the part-data path of what owns it, its instance, what it is, its topics)
+    for t in thrusters:
+        streams += [(('propeller',), t.instance, f'the thrust command of {t.instance}',
+                     {t.ros_topic, t.gz_topic}),
+                    (('propeller',), t.instance, f'the throttle of {t.instance}',
+                     {t.throttle_topic})]
+    for s in sensors:  # the gz sensor's own topic too: one owner's topics never clash
+        streams += [((s.kind,), s.instance, f'the {s.kind} stream {what} of {s.instance}',
+                     {topic, s.gz.get(what, topic), s.gz_topic}) for what, topic in s.ros.items()]
+    streams += [(('joint_controls', c.name), c.instance,
+                 f'joint control {c.name} of {c.instance}', {c.topic}) for c in controls]
+    problems, seen = [], {}
+    for path, instance, label, topics in streams:
+        data = catalogue[types[instance]]
+        where = (data.file_text or str(data.file), data.lines.get(path))
+        for topic in sorted(topics):
+            owner = (instance, path)
+            if topic in seen and seen[topic][0] != owner:
+                _, other, (file, line) = seen[topic]
+                advice = '; give the joint control another name' \
+                    if path[0] == 'joint_controls' else ''
+                problems.append(Problem(
+                    f'{label} would share the topic {topic} with {other} '
+                    f"({file}{f':{line}' if line else ''}): one topic carries one stream"
+                    f'{advice}', *where, rule='shared-topic'))
+            seen.setdefault(topic, (owner, label, where))
+    return problems
 
 
 def joint_controls_of(name: str, record: AssemblyRecord, catalogue: Catalogue) -> tuple:

@@ -24,7 +24,9 @@ inverse square of each propeller's forward limit, so the strong ones carry more)
 pushes propellers past a limit, they are held at it and the rest re-split the remainder (the
 redistributed pseudo-inverse): a vectored ROV's rear thrusters then make up what its front
 ones, at their weaker reverse, cannot, as every propeller at its limit does under ArduSub. A
-command no split meets is scaled down as a whole, keeping its direction.
+command no split meets is scaled down as a whole, keeping its direction. A command with a
+component that is not a number (NaN, infinite) makes no thrust: CommandError, so no propeller
+is ever given one.
 """
 
 from __future__ import annotations
@@ -34,12 +36,16 @@ from dataclasses import dataclass
 import numpy
 
 from .thrusters import effects
+from ..errors import CommandError
 
 #: The wrench's components, in geometry_msgs/Wrench order.
 AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')
 UNITS = ('N', 'N', 'N', 'N m', 'N m', 'N m')
 RANK_TOLERANCE = 1e-9
 BISECTIONS = 24  # halvings of the scale search: 6e-8 of its range
+#: A command component beyond this (N or N m) is beyond every vehicle: the command is scaled
+#: to it before the split, keeping its direction, so the arithmetic never overflows.
+LARGEST_COMMAND = 1e9
 
 
 @dataclass(frozen=True)
@@ -77,12 +83,19 @@ class Allocator:
         return tuple(AXES[a] for a in self.axes)
 
     def allocate(self, wrench) -> Allocation:
-        """Return the thrusts for a wrench (six numbers, geometry_msgs/Wrench order)."""
-        wrench = numpy.asarray(wrench, dtype=float)
+        """
+        Return the thrusts for a wrench (six numbers, geometry_msgs/Wrench order).
+
+        CommandError for a component that is not a finite number.
+        """
+        wrench = _finite(wrench, 'wrench', UNITS)
         dropped = tuple(AXES[a] for a in range(6) if a not in self.axes and wrench[a] != 0)
         if not self.axes:
             return Allocation(dict.fromkeys(self.names, 0.0), 1.0, dropped)
         target = wrench[list(self.axes)]
+        # a command beyond every vehicle is brought within reach first, so nothing overflows
+        reach = min(1.0, LARGEST_COMMAND / max(float(numpy.abs(target).max()), 1.0))
+        target = target * reach
         thrusts = self.within_limits(target)
         scale = 1.0
         if thrusts is None:
@@ -92,7 +105,7 @@ class Allocator:
             thrusts = self.within_limits(scale * target)
             if thrusts is None:  # the search's floor: the plain split scaled (always fits)
                 thrusts = plain * scale
-        return Allocation(dict(zip(self.names, thrusts.tolist())), scale, dropped)
+        return Allocation(dict(zip(self.names, thrusts.tolist())), scale * reach, dropped)
 
     def within_limits(self, target) -> numpy.ndarray | None:
         """
@@ -164,11 +177,24 @@ class Allocator:
         """
         Return the wrench for six efforts in [-1, 1]: each a fraction of that axis's largest.
 
-        How ``cmd_vel`` drives a vehicle: teleop_twist_keyboard's 1.0 is full ahead.
+        How ``cmd_vel`` drives a vehicle: teleop_twist_keyboard's 1.0 is full ahead. An
+        infinite effort is no fraction: CommandError, as for NaN.
         """
-        fractions = numpy.clip(numpy.asarray(fractions, dtype=float), -1.0, 1.0)
+        fractions = numpy.clip(_finite(fractions, 'effort', ('',) * 6), -1.0, 1.0)
         return numpy.array([f * self.largest(a, 1.0 if f >= 0 else -1.0)
                             for a, f in enumerate(fractions)])
+
+
+def _finite(values, what: str, units) -> numpy.ndarray:
+    """Return six numbers as an array; CommandError naming each one that is not finite."""
+    array = numpy.asarray(values, dtype=float)
+    bad = [f'{axis} {value}{" " + unit if unit else ""}'
+           for axis, value, unit in zip(AXES, array.tolist(), units)
+           if not numpy.isfinite(value)]
+    if bad:
+        raise CommandError(f"{what} with {', '.join(bad)}: every component must be a finite "
+                           'number')
+    return array
 
 
 def _independent_rows(matrix: numpy.ndarray) -> tuple:

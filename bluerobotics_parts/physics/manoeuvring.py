@@ -199,20 +199,20 @@ class Dip:
     runaway: float | None = None  # s at which the model ran away (RUNAWAY), None if it did not
 
 
-def pitch_body(vehicle, shapes: list, limits: dict,
-               coefficients: dict) -> PitchBody | None:
+def pitch_body(vehicle, shapes: list, limits: dict, coefficients: dict,
+               water_density: float = water.SEA_WATER_DENSITY) -> PitchBody | None:
     """
     Return the vertical plane of a vehicle that runs submerged, None for one that floats.
 
     ``shapes``: its collision shapes in the root frame (hydrostatics.collision_shapes). It runs
     submerged when their whole displacement (as Gazebo's Buoyancy counts them) lifts at most
     SUBMERGED times its weight: then it sits where its propellers put it, and its buoyancy
-    acts at the shapes' centroid.
+    acts at the shapes' centroid. ``water_density``: kg/m^3 (sea water by default).
     """
     poses = kinematics.link_poses(vehicle)
     volume = sum(hydrostatics.full_volume(shape) for shape in shapes)
     rigid = mass_properties(vehicle, poses)
-    if not volume or water.SEA_WATER_DENSITY * volume > SUBMERGED * rigid.mass:
+    if not volume or water_density * volume > SUBMERGED * rigid.mass:
         return None
     centroid = sum(hydrostatics.full_volume(s) * numpy.array(s.pose.translation)
                    for s in shapes) / volume
@@ -223,7 +223,7 @@ def pitch_body(vehicle, shapes: list, limits: dict,
                       for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
     return PitchBody(rigid.mass, (rigid.centre[0], rigid.centre[2]),
                      _inertia_about_origin(vehicle, poses)[1][1],
-                     water.SEA_WATER_DENSITY * volume * water.GRAVITY,
+                     water_density * volume * water.GRAVITY,
                      (float(centroid[0]), float(centroid[2])), added.get('xx', 0.0),
                      added.get('qq', 0.0), damping, thrusters)
 

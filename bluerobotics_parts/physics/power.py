@@ -26,8 +26,10 @@ the propellers' current only (electronics, lights and the pack's voltage sag are
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+import math
 
 from . import thrust_curves
+from ..errors import CommandError
 
 NO_BATTERY_VOLTAGE = 16.0  # V: the curves' reference voltage (the parts' limits are at 16 V)
 
@@ -79,7 +81,15 @@ class Throttles:
                 self.fractions[part.name] = limits[part.name].fraction
 
     def thrust(self, instance: str, throttle: float) -> float:
-        """Return the installed thrust, N, of a throttle in [-1, 1] (clipped)."""
+        """
+        Return the installed thrust, N, of a throttle in [-1, 1] (clipped).
+
+        CommandError for a throttle that is not a finite number: clipping an infinity would
+        turn it into full throttle, and NaN into a NaN thrust.
+        """
+        if not math.isfinite(throttle):
+            raise CommandError(f'throttle {throttle} for {instance}: a throttle is a finite '
+                               'number, -1 to 1')
         curve = self.curves[instance]
         return curve.force(throttle, self.voltage) * self.fractions[instance]
 

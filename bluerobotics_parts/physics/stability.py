@@ -100,7 +100,8 @@ def rest(urdf: str, model: str = 'exact', **options) -> Rest:
     vehicle = Vehicle.from_urdf(urdf)
     poses = kinematics.link_poses(vehicle)
     shapes = hydrostatics.collision_shapes(urdf, poses)
-    level = hydrostatics.flotation(urdf)  # level waterline: the first guess, and sinks loudly
+    level = hydrostatics.flotation(  # level waterline: the first guess, and sinks loudly
+        urdf, water_density=options.get('water', water.SEA_WATER_DENSITY))
     properties = mass_properties(vehicle, poses)
     return _Solver(vehicle, poses, shapes, properties, MODELS[model], options,
                    model).solve(-level.waterline)

@@ -15,8 +15,13 @@
 
 """The water and air the vehicles are in: the shipped worlds' values, each once."""
 
-#: kg/m^3, standard sea water (PART_FACTS.md); below z = 0 in config/worlds/water.sdf.
-SEA_WATER_DENSITY = 1025.0
+from ..formats.water import density as water_density, label as water_label, WATERS
+
+#: kg/m^3, standard sea water (PART_FACTS.md); below z = 0 in config/worlds/water.sdf, and the
+#: water of a config that names none (formats/water.py has the rule).
+SEA_WATER_DENSITY = WATERS['sea']
+#: kg/m^3, fresh water at 25 C (a config's ``water: fresh``).
+FRESH_WATER_DENSITY = WATERS['fresh']
 #: kg/m^3, above z = 0 in config/worlds/water.sdf.
 AIR_DENSITY = 1.0
 #: m/s^2: the SDFormat world's <gravity> default, 0 0 -9.8 (gazebosim/sdformat, tag
@@ -24,3 +29,6 @@ AIR_DENSITY = 1.0
 GRAVITY = 9.8
 #: Pa, the ISO 2533 standard atmosphere at sea level.
 STANDARD_ATMOSPHERE = 101325.0
+
+__all__ = ['AIR_DENSITY', 'FRESH_WATER_DENSITY', 'GRAVITY', 'SEA_WATER_DENSITY',
+           'STANDARD_ATMOSPHERE', 'water_density', 'water_label']

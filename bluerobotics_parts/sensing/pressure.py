@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from ..errors import PressureError
+from ..errors import CommandError, PressureError
 from ..physics.water import GRAVITY, SEA_WATER_DENSITY, STANDARD_ATMOSPHERE
 
 
@@ -119,7 +119,15 @@ class PressureSpec:
 
         with the shipped worlds' water (rho 1025 kg/m^3, physics/water.py), SDFormat's default
         gravity 9.8 m/s^2 (the worlds keep it) and the standard atmosphere 101325 Pa. Above the
-        surface it reads the atmosphere (the air column is left out).
+        surface it reads the atmosphere (the air column is left out). A pose with a component
+        that is not a finite number, or one so large the arithmetic overflows, gives no
+        pressure: CommandError.
         """
-        depth = max(self.depth(position, orientation), 0.0)
+        pose = (*position, *orientation)
+        if not all(math.isfinite(v) for v in pose):
+            raise CommandError(f'pose {pose}: a component is not a finite number')
+        depth = self.depth(position, orientation)
+        if not math.isfinite(depth):
+            raise CommandError(f'pose {pose}: too large to compute a depth from')
+        depth = max(depth, 0.0)
         return min(self.atmosphere + self.density * self.gravity * depth, self.max_pressure)

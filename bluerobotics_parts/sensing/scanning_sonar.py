@@ -31,6 +31,13 @@ import math
 
 GRADIANS = 400  # a turn (ping360.json)
 SPEED_OF_SOUND = 1500.0  # m/s in water, the Ping360's and Ping Viewer's default
+#: The speeds of sound the Ping360's tools take, m/s: Ping Viewer's slider (bluerobotics/
+#: ping-viewer 5592863, qml/Ping360ControlPanel.qml, "Speed of Sound (m/s)" from 1450 to 1550)
+#: and the ROS driver's bounds (CentraleNantesRobotics/ping360_sonar b1e59b0,
+#: ping360_sonar/src/ping360_node.cpp, speed_of_sound 1450 to 1550).
+SPEED_OF_SOUND_RANGE = (1450.0, 1550.0)
+#: The ranges a Ping360 measures, m: 0.75 to 50 (docs/PART_FACTS.md, urdf/parts/ping360.yaml).
+RANGE_LIMITS = (0.75, 50.0)
 
 
 @dataclass(frozen=True)
@@ -50,8 +57,10 @@ class Sweep:
         if not self.step <= self.sector <= GRADIANS:
             raise ValueError(f'sector must be {self.step} to {GRADIANS} gradians, got '
                              f'{self.sector}')
-        if not self.speed_of_sound > 0:
-            raise ValueError('speed_of_sound must be positive')
+        low, high = SPEED_OF_SOUND_RANGE
+        if not low <= self.speed_of_sound <= high:
+            raise ValueError(f'speed_of_sound must be {low:g} to {high:g} m/s (what the '
+                             f'Ping360 tools take), got {self.speed_of_sound}')
 
     @property
     def period(self) -> float:

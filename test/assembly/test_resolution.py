@@ -228,13 +228,13 @@ def test_every_instance_and_visited_slot_is_recorded(tmp_path):
     urdf = resolve_yaml(tmp_path, 'parts:\n  - {slot: mast, type: blueboat_antenna_mast}\n')
     records = urdf.records('assembly_part')
     assert {r['name'] for r in records} == {'base_link', 'motor_port', 'motor_stbd', 'flag',
-                                            'mast', 'ping_mount', 'ping', 'navigator', 'gnss',
-                                            'battery_port', 'battery_stbd'}
+                                            'mast', 'ping_mount', 'ping', 'deck', 'navigator',
+                                            'gnss', 'battery_port', 'battery_stbd'}
     slots = {(r['of'], r['name']) for r in urdf.records('assembly_slot')}
     assert slots == {('base_link', s) for s in ('motor_port', 'motor_stbd', 'flag', 'mast',
-                                                'payload', 'ping_mount', 'navigator', 'gnss',
+                                                'payload', 'ping_mount', 'deck',
                                                 'battery_port', 'battery_stbd')} | {
-        ('ping_mount', 'ping')}
+        ('ping_mount', 'ping'), ('deck', 'navigator'), ('deck', 'gnss')}
     # records sit directly under <robot>
     assert all(e.tag in ('link', 'joint', 'assembly_part', 'assembly_slot', 'assembly_frame')
                for e in urdf.root)
@@ -282,8 +282,8 @@ def test_total_mass_is_the_sum_of_the_fitted_parts(default):
     assert sorted(fitted) == sorted(['blueboat_chassis', 'm200_weedless_prop_ccw',
                                      'm200_weedless_prop_cw', 'blueboat_flag',
                                      'blueboat_ping_singlebeam_mount', 'ping_singlebeam',
-                                     'navigator_flight_controller', 'blueboat_gnss',
-                                     'blueboat_battery', 'blueboat_battery'])
+                                     'blueboat_electronics_deck', 'navigator_flight_controller',
+                                     'blueboat_gnss', 'blueboat_battery', 'blueboat_battery'])
     assert default.mass() == pytest.approx(expected, abs=1e-9)
     # chassis + what it ships with + batteries is the published mass with two batteries
     # (16.8 kg, PART_FACTS)

@@ -137,7 +137,8 @@ def test_a_blueboat_part_in_a_bluerov2_slot_is_refused_naming_what_fits(tmp_path
     assert result.stderr == (
         f'error: {config}:4: ASSEMBLY ERROR: parts entry #1 (slot light_port): slot light_port '
         'of base_link (bluerov2_frame) does not accept blueboat_flag; it accepts: lumen_light, '
-        'or none to leave it empty\n')
+        'or none to leave it empty; blueboat_flag goes in slot flag of blueboat_chassis (start '
+        'the config with base: {type: blueboat_chassis})\n')
     assert not out.exists()
 
 
@@ -148,7 +149,9 @@ def test_a_bluerov2_part_on_the_blueboat_is_refused_the_same_way(tmp_path):
     assert result.stderr == (
         f'error: {config}:2: ASSEMBLY ERROR: parts entry #1 (slot flag): slot flag of base_link '
         '(blueboat_chassis) does not accept lumen_light; it accepts: blueboat_flag, or none to '
-        'leave it empty\n')
+        'leave it empty; lumen_light goes in slot light_port of bluerov2_frame, '
+        'bluerov2_heavy_frame or slot light_stbd of bluerov2_frame, bluerov2_heavy_frame (start '
+        'the config with base: {type: bluerov2_frame})\n')
 
 
 def test_a_family_must_be_a_name():

@@ -304,4 +304,5 @@ def test_the_config_schema_offers_the_shipped_types_and_slots():
     assert len(types['enumDescriptions']) == len(types['enum'])
     slots = entry['properties']['slot']['anyOf'][0]['enum']
     assert {'motor_port', 'ping', 'thruster_8', 'mast'} <= set(slots)
-    assert tuple(generated['properties']) == ('name', 'base', 'parts', 'slots', 'part_files')
+    assert tuple(generated['properties']) == ('name', 'base', 'parts', 'slots', 'part_files',
+                                              'water')

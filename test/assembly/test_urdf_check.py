@@ -88,8 +88,10 @@ def test_adhoc_slot_whose_of_matches_nothing(tmp_path):
         resolve_config(config)
     assert str(caught.value) == (f'{config.file}:2: slots entry #1 (top): of: mast matches no '
                                  'fitted instance; instances: base_link, battery_port, '
-                                 'battery_stbd, flag, gnss, motor_port, motor_stbd, navigator, '
-                                 'ping, ping_mount')
+                                 'battery_stbd, deck, flag, gnss, motor_port, motor_stbd, '
+                                 'navigator, ping, ping_mount; mast is an empty slot of '
+                                 'base_link: fill it first, e.g. {slot: mast, type: '
+                                 'blueboat_antenna_mast}')
 
 
 def test_free_placement_whose_parent_matches_nothing(tmp_path):
@@ -97,7 +99,7 @@ def test_free_placement_whose_parent_matches_nothing(tmp_path):
     urdf_config = located(tmp_path / '..', 'parts:\n  - {type: blueboat_flag, name: f2}\n')
     found = messages(urdf_check.problems(config, resolve_config(urdf_config).urdf))
     assert found == [f'{config.file}:2: parts entry #1 (f2): parent: mastt matches no link; '
-                     'instances: base_link, battery_port, battery_stbd, f2, flag, gnss, '
+                     'instances: base_link, battery_port, battery_stbd, deck, f2, flag, gnss, '
                      'motor_port, motor_stbd, navigator, ping, ping_mount (slot and frame '
                      'links such as base_link_mast or mast_top work too)']
 
@@ -181,7 +183,8 @@ def test_a_urdf_without_manifest_is_a_problem(tmp_path):
 def test_check_accepts_a_plain_dict(default_urdf):
     assert urdf_check.problems({}, default_urdf) == []
     assert messages(urdf_check.problems({'colour': 1}, default_urdf)) == [
-        "the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files"]
+        "the top level: unknown key 'colour'; valid keys: name, base, parts, slots, part_files, "
+        'water']
 
 
 def test_a_slot_link_named_like_a_frame_link(tmp_path):
@@ -308,7 +311,7 @@ def test_a_missing_joint_is_named(default_urdf):
 
 def test_the_documented_names_are_on_the_assembly_folder(tmp_path):
     """
-    The design's (../shared/DESIGN.md) names on the assembly folder.
+    The names README.md and docs/DESIGN.md give for the assembly folder.
 
     ``bluerobotics_parts.assembly.check`` / ``problems``; resolve_config too.
     """

@@ -140,8 +140,8 @@ def test_build_with_a_name_renames_everything(tmp_path):
 
 def test_summary_without_sensors(tmp_path):
     config = write_config(tmp_path, 'parts:\n  - {slot: ping_mount, type: none}\n'
-                                    '  - {slot: navigator, type: none}\n'
-                                    '  - {slot: gnss, type: none}\n'
+                                    '  - {slot: navigator, of: deck, type: none}\n'
+                                    '  - {slot: gnss, of: deck, type: none}\n'
                                     '  - {slot: motor_port, type: t200_thruster_ccw}\n')
     result = build_gazebo(config)
     text = summary_head(result, 'sha256:' + '0' * 64) + written_lines([tmp_path / URDF_FILE])

@@ -40,13 +40,14 @@ base_link (blueboat_chassis)
         [ping] ping (ping_singlebeam)
             <frame beam>
             <sensor echosounder /blueboat/ping/scan /blueboat/ping/range>
-    [navigator] navigator (navigator_flight_controller)
-        <frame imu>
-        <sensor imu /blueboat/navigator/imu>
-        <sensor magnetometer /blueboat/navigator/magnetic_field>
-    [gnss] gnss (blueboat_gnss)
-        <frame antenna>
-        <sensor navsat /blueboat/gnss/fix>
+    [deck] deck (blueboat_electronics_deck)
+        [navigator] navigator (navigator_flight_controller)
+            <frame imu>
+            <sensor imu /blueboat/navigator/imu>
+            <sensor magnetometer /blueboat/navigator/magnetic_field>
+        [gnss] gnss (blueboat_gnss)
+            <frame antenna>
+            <sensor navsat /blueboat/gnss/fix>
     [battery_port] battery_port (blueboat_battery)
     [battery_stbd] battery_stbd (blueboat_battery)
 """
@@ -132,13 +133,13 @@ def test_check_assembly_ok_and_problems(tmp_path):
     lines = result.stderr.splitlines()
     assert lines == [
         f"error: {bad}:1: the top level: unknown key 'colour'; valid keys: name, base, parts, "
-        'slots, part_files',
+        'slots, part_files, water',
         f'error: {bad}:3: parts entry #1 (slot mast): the config fits none but the URDF has '
         'blueboat_antenna_mast in slot mast of base_link: the URDF was not resolved from this '
         'config',
         f'error: {bad}:4: parts entry #2 (slot x): of: nobody matches no fitted instance; '
-        'instances: base_link, battery_port, battery_stbd, flag, gnss, motor_port, motor_stbd, '
-        'navigator, ping, ping_mount',
+        'instances: base_link, battery_port, battery_stbd, deck, flag, gnss, motor_port, '
+        'motor_stbd, navigator, ping, ping_mount',
     ]
 
 

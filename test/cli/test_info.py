@@ -142,7 +142,11 @@ def test_a_vehicle_that_sinks_is_said_so_and_the_rest_still_printed(tmp_path):
             '500.00 kg') in result.stdout
     assert 'mass: 500.000 kg' in result.stdout and 'thrust limits: no propellers' \
         in result.stdout
-    example = cli('info', CONFIG_DIR / 'examples' / 'bluerov2_payload.yaml')
+    untrimmed = write_config(tmp_path, 'name: bluerov2\nbase: {type: bluerov2_frame}\nparts:\n'
+                             '  - {slot: gripper, type: newton_gripper}\n'
+                             '  - {slot: payload, type: bluerov2_payload_skid}\n'
+                             '  - {slot: dvl, of: payload, type: dvl_a50}\n', 'payload.yaml')
+    example = cli('info', untrimmed)  # the payload example before its foam and ballast
     assert example.returncode == 0, example.stderr
     assert 'none at the surface: the vehicle sinks' in example.stdout
     assert 'largest: surge +88.3' in example.stdout

@@ -168,7 +168,7 @@ def test_the_cache_can_be_turned_off(cached, monkeypatch):
 
 def test_the_launch_keeps_its_cache_under_ros_home(tmp_path):
     assert cache.folder({'ROS_HOME': str(tmp_path)}, launch=True) == \
-        tmp_path / 'bluerobotics_parts' / 'cache'
+        tmp_path / 'bluerobotics_parts' / '.cache'
     assert cache.folder({'XDG_CACHE_HOME': str(tmp_path)}) == tmp_path / 'bluerobotics_parts'
     assert cache.folder({'BLUEROBOTICS_PARTS_CACHE': 'OFF'}) is None
 
@@ -215,8 +215,8 @@ def test_a_second_launch_of_unchanged_inputs_reuses_the_first(tmp_path, launch_b
     assert repr(fresh.nodes).replace(str(tmp_path / 'fresh'), 'ROS_HOME') == \
         repr(first.nodes).replace(str(tmp_path / 'ros'), 'ROS_HOME')  # the same nodes
     assert artefacts_of(fresh) == written
-    assert not (tmp_path / 'fresh' / 'bluerobotics_parts' / 'cache').exists()
-    assert list((tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir())
+    assert not (tmp_path / 'fresh' / 'bluerobotics_parts' / '.cache').exists()
+    assert list((tmp_path / 'ros' / 'bluerobotics_parts' / '.cache').iterdir())
 
 
 def test_launch_arguments_that_do_not_change_the_vehicle_keep_the_cache(
@@ -368,7 +368,7 @@ def test_an_entry_another_user_owns_is_ignored(cached):
         'a parameter its node does not take'])
 def test_a_forged_launch_entry_is_rebuilt_never_used(tmp_path, launch_builds, change):
     first = launch(tmp_path / 'ros')
-    (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir()
+    (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / '.cache').iterdir()
     forge(entry, change)
     again = launch(tmp_path / 'ros')
     assert len(launch_builds) == 2
@@ -379,7 +379,7 @@ def test_a_forged_launch_entry_is_rebuilt_never_used(tmp_path, launch_builds, ch
 def test_an_entry_for_another_vehicle_name_is_rebuilt(tmp_path, launch_builds):
     """An entry naming a vehicle other than the one asked for would move its folder and nodes."""
     first = launch(tmp_path / 'ros', name='boat2')
-    (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / 'cache').iterdir()
+    (entry,) = (tmp_path / 'ros' / 'bluerobotics_parts' / '.cache').iterdir()
     forge(entry, lambda v: v.update(name='victim'))
     again = launch(tmp_path / 'ros', name='boat2')
     assert len(launch_builds) == 2 and again == first

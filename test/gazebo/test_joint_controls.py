@@ -24,10 +24,11 @@ position limit.
 from __future__ import annotations
 
 import math
+import sys
 
 from bluerobotics_parts.build import build_gazebo
 from bluerobotics_parts.gazebo import bridge, elements, spawned_model
-from conftest import CONFIG_DIR
+from conftest import CONFIG_DIR, run
 import gz_support
 import pytest
 
@@ -174,3 +175,52 @@ def test_gazebo_gets_the_controlled_joints_limits_eased():
     assert float(moved.findtext('lower')) == pytest.approx(-0.031)
     assert float(moved.findtext('upper')) == pytest.approx(0.651)
     assert [free.findtext(k) for k in ('lower', 'upper', 'velocity')] == ['-1', '1', '1']
+
+
+# -- a joint control never takes another stream's topic -----------------------------------------
+
+POD = """\
+type: pod
+inertial: {mass: 1.0, mass_unverified: test}
+frames:
+  spinner:
+    joint: continuous
+    axis: [1, 0, 0]
+    inertial: {mass: 0.01, mass_unverified: test}
+  fin:
+    joint: revolute
+    axis: [0, 0, 1]
+    limits: {lower: -0.5, upper: 0.5, effort: 1.0, velocity: 1.0}
+    inertial: {mass: 0.01, mass_unverified: test}
+  beam: {xyz: [0, 0, 0], xyz_unverified: test}
+propeller: {rotation: cw, diameter: 0.1, max_thrust: 10, min_thrust: -5,
+            thrust_coefficient: 0.01, rotor: spinner}
+echosounder: {frame: beam, beam_width: 0.4, range_min: 0.5, range_max: 10, update_rate: 5}
+joint_controls:
+  {control}: {{frame: fin}}
+"""
+
+
+@pytest.mark.parametrize('control, shared, other, other_line', [
+    ('thrust', '/boat/mp/thrust', 'the thrust command of mp', 14),
+    ('throttle', '/boat/mp/throttle', 'the throttle of mp', 14),
+    ('range', '/boat/mp/range', 'the echosounder stream range of mp', 16),
+    ('scan', '/boat/mp/scan', 'the echosounder stream scan of mp', 16),
+])
+def test_a_joint_control_on_another_streams_topic_is_refused(tmp_path, control, shared, other,
+                                                             other_line):
+    """/boat/mp/thrust was read by the Thruster and a JointPositionController, bridged twice."""
+    part = tmp_path / 'pod.yaml'
+    part.write_text(POD.replace('{control}', control).replace('{{', '{').replace('}}', '}'),
+                    encoding='utf-8')
+    config = tmp_path / 'boat.yaml'
+    config.write_text('name: boat\npart_files: [pod.yaml]\n'
+                      'parts:\n  - {type: pod, name: mp, xyz: [0, 0, 0]}\n', encoding='utf-8')
+    result = run([sys.executable, '-m', 'bluerobotics_parts.cli.main', 'build', config,
+                  '--output', tmp_path / 'out'])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f'error: {part}:18: joint control {control} of mp would share the topic {shared} with '
+        f'{other} ({part}:{other_line}): one topic carries one stream; give the joint control '
+        'another name')
+    assert not (tmp_path / 'out').exists()

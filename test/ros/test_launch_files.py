@@ -110,20 +110,26 @@ def test_vehicle_launch_declares_the_arguments_with_their_choices(ros_launch):
 def test_vehicle_launch_maps_the_plan_to_actions(ros_launch, tmp_path, monkeypatch):
     from launch import LaunchContext
     from launch.actions import GroupAction, IncludeLaunchDescription, LogInfo
+    from launch.actions import SetLaunchConfiguration
     from launch_ros.actions import SetParameter
 
     monkeypatch.setenv('ROS_HOME', str(tmp_path))
     actions = visit(load('vehicle.launch.py'),
                     {'gazebo': 'false', 'rviz': 'true', 'name': 'walked'})
-    assert isinstance(actions[0], SetParameter)  # use_sim_time for every node after it
+    assert isinstance(actions[0], SetLaunchConfiguration)  # every process tethered to launch
     context = LaunchContext()
     actions[0].execute(context)
+    prefix = context.launch_configurations['launch-prefix']
+    assert prefix.endswith(f'-m bluerobotics_parts.ros.launch.tether {os.getpid()} --')
+    assert isinstance(actions[1], SetParameter)  # use_sim_time for every node after it
+    actions[1].execute(context)
     assert context.launch_configurations['global_params'] == [('use_sim_time', True)]
     assert not [a for a in actions if isinstance(a, (IncludeLaunchDescription, GroupAction))]
-    assert nodes(actions) == sorted([
+    assert nodes(actions) == sorted([  # gazebo:=false and nobody bridges /clock: this one does
         ('robot_state_publisher', 'robot_state_publisher'), ('ros_gz_sim', 'create'),
-        ('ros_gz_bridge', 'parameter_bridge'), ('bluerobotics_parts', 'scan_to_range'),
-        ('bluerobotics_parts', 'thrust_allocator'), ('rviz2', 'rviz2')])
+        ('ros_gz_bridge', 'parameter_bridge'), ('ros_gz_bridge', 'parameter_bridge'),
+        ('bluerobotics_parts', 'scan_to_range'), ('bluerobotics_parts', 'thrust_allocator'),
+        ('rviz2', 'rviz2')])
     assert isinstance(actions[-1], LogInfo)
     assert (tmp_path / 'bluerobotics_parts' / 'walked' / 'robot_description.urdf').is_file()
 
@@ -152,6 +158,17 @@ def test_vehicle_launch_starts_gazebo_through_ros_gz_sim(ros_launch, prefix, tmp
     given = {text(k): text(v) for k, v in include.launch_arguments}
     world = REPO / 'config' / 'worlds' / 'water.sdf'
     assert given == {'gz_args': f'-r {world} -s', 'on_exit_shutdown': 'true'}
+
+
+def test_world_launch_starts_gazebo_and_the_one_clock_bridge(ros_launch, prefix, tmp_path):
+    from launch.actions import GroupAction, SetLaunchConfiguration
+
+    description = load('world.launch.py')
+    assert declared(description) == table(launch_arguments.WORLD_ARGUMENTS)
+    actions = visit(description, {'gui': 'false'})
+    assert isinstance(actions[0], SetLaunchConfiguration)
+    assert len([a for a in actions if isinstance(a, GroupAction)]) == 1  # gz_sim.launch.py
+    assert nodes(actions) == [('ros_gz_bridge', 'parameter_bridge')]
 
 
 def test_a_bad_config_stops_the_vehicle_launch_with_its_message(ros_launch, tmp_path, monkeypatch):

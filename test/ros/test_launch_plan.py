@@ -546,3 +546,27 @@ def test_teleop_joy_starts_a_gamepad_driving_the_vehicles_cmd_vel(tmp_path, defa
     assert teleop.parameters['scale_linear_turbo.x'] == 1.0  # full effort
     with pytest.raises(LaunchArgumentError, match='teleop:=joy drives /<name>/cmd_vel'):
         make_plan(tmp_path / 'no_allocator', teleop='joy', allocator='false')
+
+
+# -- the artefacts and the launch's build cache never share a folder ------------------------------
+
+@pytest.mark.parametrize('how', ['argument', 'config'])
+def test_a_vehicle_named_cache_keeps_apart_from_the_launch_cache(tmp_path, how):
+    """name:=cache (or name: cache) once wrote its artefacts into the cache's own folder."""
+    from bluerobotics_parts.description import cache
+
+    environ = {'ROS_HOME': str(tmp_path / 'ros'), 'BLUEROBOTICS_PARTS_CACHE': 'on'}
+    values = {'gazebo': 'false'}
+    if how == 'argument':
+        values['name'] = 'cache'
+    else:
+        values['config'] = str(write_config(tmp_path, 'name: cache\n'))
+    first = launch_plan.plan(values, environ, never_asked, converted)
+    entries = cache.folder(environ, launch=True)
+    assert first.artefact_dir == tmp_path / 'ros' / 'bluerobotics_parts' / 'cache'
+    assert entries.parent == first.artefact_dir.parent and entries != first.artefact_dir
+    assert sorted(p.name for p in first.artefact_dir.iterdir()) == [
+        'bridge.yaml', 'gazebo_model.sdf', 'robot_description.urdf', 'vehicle.rviz']
+    assert [p.suffix for p in entries.iterdir()] == ['.json']  # one entry, nothing else
+    again = launch_plan.plan(values, environ, never_asked, converted)  # reused: intact
+    assert again == first and len(list(entries.iterdir())) == 1

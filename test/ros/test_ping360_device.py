@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import socket
+import sys
 import time
 
 from bluerobotics_parts.formats import ping_protocol as pp
@@ -183,6 +184,7 @@ def test_auto_transmit_goes_to_the_host_that_asked_whoever_else_writes(server):
                       start_angle=0, stop_angle=399, num_steps=1, delay=20)
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host, \
             socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as stranger:
+        ask(host, server.address, pp.message(pp.GENERAL_REQUEST, requested_id=5))  # speaks first
         started = time.monotonic()
         host.sendto(auto.to_bytes(), server.address)
         stranger.sendto(b'x', server.address)
@@ -210,6 +212,7 @@ def test_a_failing_range_source_is_logged_and_the_server_goes_on():
     server = Ping360Server(device, '127.0.0.1', 0, said.append).start()
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host:
+            ask(host, server.address, pp.message(pp.GENERAL_REQUEST, requested_id=5))
             ping = pp.message(pp.TRANSDUCER, mode=1, gain_setting=0, angle=0,
                               transmit_duration=32, sample_period=80, transmit_frequency=740,
                               number_of_samples=200, transmit=1, reserved=0)
@@ -219,3 +222,97 @@ def test_a_failing_range_source_is_logged_and_the_server_goes_on():
             assert [f.message_id for f in reply] == [pp.PROTOCOL_VERSION]
     finally:
         server.stop()
+
+
+# -- a forged source is no reflector -------------------------------------------------------------
+
+AUTO = pp.message(pp.AUTO_TRANSMIT, mode=1, gain_setting=0, transmit_duration=32,
+                  sample_period=80, transmit_frequency=740, number_of_samples=1200,
+                  start_angle=0, stop_angle=399, num_steps=1, delay=0)  # 26 bytes
+PING = pp.message(pp.TRANSDUCER, mode=1, gain_setting=0, angle=0, transmit_duration=32,
+                  sample_period=80, transmit_frequency=740, number_of_samples=1200, transmit=1,
+                  reserved=0)  # 24 bytes, a 1,224-byte answer
+
+
+def hear_bytes(host, seconds: float) -> int:
+    """Return the bytes ``host`` receives within ``seconds``."""
+    total, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        host.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            total += len(host.recv(4096))
+        except socket.timeout:
+            break
+    return total
+
+
+def test_a_lone_command_from_an_unknown_source_gets_no_profile(server):
+    """One forged auto_transmit (or ping) datagram: a short nack, no stream, no profile."""
+    assert (len(AUTO.to_bytes()), len(PING.to_bytes())) == (26, 24)
+    for command in (AUTO, PING):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as victim:
+            heard = send_and_hear(victim, server.address, command, 0.5)
+            assert [f.message_id for f in heard] == [pp.NACK]
+            assert heard[0].fields()['nack_message'] == \
+                b'no session: send a request first, then ping'
+            assert len(heard[0].to_bytes()) < 3 * len(command.to_bytes())
+    assert server.device.auto is None and server.auto_client is None
+
+
+def test_a_stream_stops_when_its_client_stops_asking():
+    said = []
+    running = Ping360Server(Ping360Device(lambda angle: math.inf), '127.0.0.1', 0, said.append,
+                            session_idle=0.4).start()
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host:
+            ask(host, running.address, pp.message(pp.GENERAL_REQUEST, requested_id=5))
+            host.sendto(AUTO.to_bytes(), running.address)
+            port = host.getsockname()[1]
+            assert hear_bytes(host, 0.2) > 0  # streaming
+            time.sleep(0.5)
+            hear_bytes(host, 0.1)  # what was on its way
+            assert hear_bytes(host, 0.5) == 0
+        assert running.auto_client is None and running.device.auto is None
+        assert said == [f'ping360: auto_transmit to 127.0.0.1:{port} stopped: no request from '
+                        'it for 0.4 s']
+    finally:
+        running.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith('linux'), reason="Linux's IP_RECVERR")
+def test_a_stream_stops_when_icmp_says_the_port_is_closed():
+    said = []
+    running = Ping360Server(Ping360Device(lambda angle: math.inf), '127.0.0.1', 0,
+                            said.append).start()
+    try:
+        host = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        ask(host, running.address, pp.message(pp.GENERAL_REQUEST, requested_id=5))
+        host.sendto(AUTO.to_bytes(), running.address)
+        assert hear_bytes(host, 0.2) > 0
+        port = host.getsockname()[1]
+        host.close()  # the port is closed: the kernel answers the stream with ICMP
+        deadline = time.monotonic() + 2.0
+        while running.auto_client is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert running.auto_client is None and ('127.0.0.1', port) not in running.sessions
+        assert said == [f'ping360: auto_transmit to 127.0.0.1:{port} stopped: Connection refused '
+                        '(ICMP)']
+        sent = running.sent
+        time.sleep(0.3)
+        assert running.sent == sent
+    finally:
+        running.stop()
+
+
+def test_what_one_client_is_sent_is_held_to_the_rate_limit(server):
+    """The 1,200-sample stream ran at about 117 kB/s; held to the limit and its burst."""
+    from bluerobotics_parts.ros.nodes.ping360_device import BURST, RATE_LIMIT
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as host:
+        ask(host, server.address, pp.message(pp.GENERAL_REQUEST, requested_id=5))
+        host.sendto(AUTO.to_bytes(), server.address)
+        started = time.monotonic()
+        total = hear_bytes(host, 1.5)
+        took = time.monotonic() - started
+        host.sendto(pp.message(pp.MOTOR_OFF).to_bytes(), server.address)
+    assert RATE_LIMIT * 0.5 < total <= BURST + RATE_LIMIT * took + 1244

@@ -184,3 +184,112 @@ def test_the_launch_gives_it_the_sonars_topics_and_frame(tmp_path):
                           'beam_topic': '/bluerov2/scanning_sonar/beam',
                           'frame_id': 'bluerov2/scanning_sonar_head', 'range_min': 0.75,
                           'range_max': 50.0}
+
+
+# -- parameters bounded to what a Ping360 does ----------------------------------------------
+
+@pytest.mark.parametrize('given, words', [
+    ({'speed_of_sound': math.inf}, 'speed_of_sound inf: must be a finite number from 1450 to '
+                                   '1550 m/s (what Ping Viewer and the ROS driver take)'),
+    ({'speed_of_sound': 1e300}, 'speed_of_sound 1e+300: must be a finite number from 1450'),
+    ({'speed_of_sound': 1e-300}, 'speed_of_sound 1e-300: must be a finite number from 1450'),
+    ({'speed_of_sound': 343}, 'speed_of_sound 343: must be a finite number from 1450'),
+    ({'range_min': -1.0, 'range': 0.001}, ('range_min -1.0: must be a finite number from 0.75 '
+                                           "to 50 m (a Ping360's, its datasheet)")),
+    ({'range_max': math.inf}, 'range_max inf: must be a finite number from 0.75 to 50 m'),
+    ({'range_max': 80.0}, 'range_max 80.0: must be a finite number from 0.75 to 50 m'),
+    ({'range_min': 40.0, 'range_max': 30.0}, 'range_min (40 m) must be below range_max (30 m)'),
+    ({'range': math.nan}, 'range nan: must be a finite number'),
+    ({'beam_topic': 'a b'}, "beam_topic 'a b': is not a ROS topic name"),
+])
+def test_impossible_sonar_parameters_are_refused_at_start(ros, given, words):
+    from bluerobotics_parts.errors import BlueRoboticsPartsError
+    from bluerobotics_parts.ros.nodes import ping360_node
+    from rclpy.parameter import Parameter
+
+    parameters = {'ping_port': -1, **given}
+    with pytest.raises(BlueRoboticsPartsError) as refused:
+        ping360_node.make_node([Parameter(k, value=v) for k, v in parameters.items()])
+    assert words in str(refused.value)
+
+
+def test_every_step_period_it_takes_is_a_ping_of_a_ping360(ros):
+    """The shortest: 2 x 0.75 m at 1550 m/s, about 1 ms (never 0: a busy loop)."""
+    from bluerobotics_parts.ros.nodes import ping360_node
+    from rclpy.parameter import Parameter
+
+    node = ping360_node.make_node([Parameter('ping_port', value=-1),
+                                   Parameter('speed_of_sound', value=1550),
+                                   Parameter('range', value=0.76)])
+    try:
+        assert node.timer.timer_period_ns == pytest.approx(2 * 0.76 / 1550 * 1e9, abs=1)
+        for name, value, words in (('speed_of_sound', math.nan, 'speed_of_sound nan: must be'),
+                                   ('range', math.inf, 'range inf: must be a finite number'),
+                                   ('range_min', -1.0, 'range_min -1.0: must be a finite'),
+                                   ('range_min', 1.0, 'range_min: set at start only')):
+            (refused,) = node.set_parameters([Parameter(name, value=value)])
+            assert not refused.successful and refused.reason.startswith(words), refused.reason
+        assert node.set_parameters([Parameter('range', value=20)])[0].successful  # an integer
+        assert node.sweep.range == 20.0
+    finally:
+        node.destroy_node()
+
+
+def test_as_a_program_an_impossible_sonar_is_a_message_and_exit_1(tmp_path):
+    """speed_of_sound 1e-300 once made the step timer's period 0: a busy loop, never refused."""
+    import os
+    import random
+    import subprocess
+    import sys
+
+    from conftest import REPO
+    import ros_support
+
+    ros_support.require_rclpy()
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path))
+    for given in ('speed_of_sound:=1e-300', 'range_max:=inf', 'range_min:=-1.0'):
+        try:
+            result = subprocess.run(
+                [sys.executable, '-m', 'bluerobotics_parts.ros.nodes.ping360_node',
+                 '--ros-args', '-p', 'ping_port:=-1', '-p', given], cwd=REPO, env=env,
+                capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f'{given}: still running after 30 s')
+        assert result.returncode == 1, result.stderr
+        assert 'Traceback' not in result.stderr
+        assert result.stderr.startswith(f"scan_to_ping360: {given.split(':=')[0]} "), \
+            result.stderr
+
+
+# -- where ping-protocol is answered -----------------------------------------------------------
+
+def test_an_empty_ping_host_is_the_loopback_and_every_interface_is_said(ros):
+    from bluerobotics_parts.ros.nodes import ping360_node
+    from rclpy.parameter import Parameter
+
+    node = ping360_node.make_node([Parameter('ping_host', value=''),
+                                   Parameter('ping_port', value=0)])
+    said = []
+
+    class Logger:
+        def info(self, text, **_):
+            said.append(('info', text))
+
+        def warning(self, text, **_):
+            said.append(('warning', text))
+
+    try:
+        assert node.server.address[0] == '127.0.0.1'  # was 0.0.0.0: every interface
+        node.get_logger = Logger
+        everywhere = node.serve('0.0.0.0', 0)
+        try:
+            assert everywhere.address[0] == '0.0.0.0'
+            assert said[0] == ('info', 'ping-protocol (Ping360) on udp 0.0.0.0:'
+                                       f'{everywhere.address[1]}')
+            assert said[1][0] == 'warning' and 'on every interface (ping_host 0.0.0.0)' in \
+                said[1][1]
+        finally:
+            everywhere.stop()
+    finally:
+        node.destroy_node()

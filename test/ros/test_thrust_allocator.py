@@ -228,3 +228,171 @@ def test_sigint_and_sigterm_end_it_cleanly(tmp_path, built):
         text = log_path.read_text(encoding='utf-8')
         assert code == 0, text
         assert 'Traceback' not in text and '/blueboat/motor_port/thrust' in text
+
+
+# -- what is not a number never reaches a thruster ----------------------------------------------
+
+def recording(node):
+    """Replace the node's publishers and logger by recorders; return (sent, warnings)."""
+    sent, warnings = [], []
+
+    class Publisher:
+        def __init__(self, topic):
+            self.topic = topic
+
+        def publish(self, message):
+            sent.append((self.topic, message.data))
+
+    class Logger:
+        def warning(self, text, **kwargs):
+            warnings.append((text, kwargs))
+
+        def info(self, text, **_):
+            pass
+
+    for table in (node.thrust_out, node.throttle_out):
+        for name in table:
+            table[name] = Publisher(name)
+    node.get_logger = Logger
+    return sent, warnings
+
+
+@pytest.mark.parametrize('output', ['thrust', 'throttle'])
+def test_a_nan_or_infinite_command_is_dropped_with_a_throttled_warning(ros, built, output):
+    """Every such wrench, twist and throttle: nothing published (not 0 N), a warning."""
+    import math
+
+    from bluerobotics_parts.ros.nodes import thrust_allocator
+    from geometry_msgs.msg import Twist, Vector3
+    from rclpy.parameter import Parameter
+    from std_msgs.msg import Float64
+
+    node = thrust_allocator.make_node([Parameter('description', value=str(built['bluerov2.yaml'])),
+                                       Parameter('output', value=output)])
+    sent, warnings = recording(node)
+    try:
+        for bad in (math.nan, math.inf, -math.inf):
+            node.on_wrench(wrench(force=(bad, 0.0, 0.0)))
+            node.on_wrench(wrench(torque=(0.0, 0.0, bad)))
+            node.on_twist(Twist(linear=Vector3(x=bad)))
+            node.on_twist(Twist(angular=Vector3(z=bad)))
+            node.on_throttle('thruster_1', Float64(data=bad))
+        assert sent == []
+        assert len(warnings) == 15
+        assert all(w[1] == {'throttle_duration_sec': 2.0} for w in warnings)
+        assert warnings[0][0] == ('/cmd_wrench: wrench with surge nan N: every component must '
+                                  'be a finite number; message dropped, no thruster commanded')
+        assert warnings[2][0].startswith('/cmd_vel: effort with surge nan: ')
+        assert warnings[4][0].startswith('/bluerov2/thruster_1/throttle: throttle nan for '
+                                         'thruster_1: a throttle is a finite number, -1 to 1')
+        node.on_wrench(wrench(force=(1e300, 0.0, -1e300), torque=(1e300, 1e300, 1e300)))
+        assert len(sent) == 6 and all(math.isfinite(value) for _, value in sent)
+    finally:
+        node.destroy_node()
+
+
+def test_the_allocation_refuses_what_is_not_a_number_and_scales_what_is_huge(built):
+    import math
+
+    from bluerobotics_parts.errors import CommandError
+    from bluerobotics_parts.ros.nodes.thrust_allocator import vehicle_allocation
+
+    allocator, _, throttles = vehicle_allocation(str(built['bluerov2.yaml']))
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(CommandError, match='every component must be a finite number'):
+            allocator.allocate([0.0, 0.0, 0.0, 0.0, 0.0, bad])
+        with pytest.raises(CommandError, match='effort with'):
+            allocator.effort([bad, 0.0, 0.0, 0.0, 0.0, 0.0])  # inf is no fraction either
+        with pytest.raises(CommandError, match='a throttle is a finite number'):
+            throttles.thrust('thruster_1', bad)
+    huge = allocator.allocate([1e308, -1e308, 1e308, 0.0, 0.0, 1e308])  # overflowed before
+    made = allocator.wrench_of(huge.thrusts)
+    assert 0.0 < huge.scale < 1e-300
+    assert made[0] > 10.0 and made[0] == pytest.approx(-made[1], rel=1e-3)
+    assert made[0] == pytest.approx(made[5], rel=1e-3)
+    assert made[0] == pytest.approx(made[2], rel=1e-3)
+
+
+# -- its parameters ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name, value, words', [
+    ('voltage', float('nan'), 'voltage nan: must be a finite number above 0 V, or 0 (0: the '
+                              "battery's nominal, 16 V without one)"),
+    ('voltage', -1.0, 'voltage -1.0: must be a finite number above 0 V'),
+    ('voltage', -1, 'voltage -1: must be a finite number above 0 V'),
+    ('voltage', float('inf'), 'voltage inf: must be a finite number above 0 V'),
+    ('voltage', 'high', "voltage 'high': must be a finite number above 0 V"),
+    ('voltage', 30.0, 'voltage 30 V is beyond the thrust curves: t200 is tabled from 10 to 20 V'),
+    ('wrench_topic', 'cmd wrench', "wrench_topic 'cmd wrench': is not a ROS topic name (topic "
+                                   'name must not contain characters other than'),
+    ('twist_topic', '', "twist_topic '': is not a ROS topic name (topic name must not be empty "
+                        'string); e.g. cmd_vel or /boat/cmd_vel'),
+    ('twist_topic', '/a//b', "twist_topic '/a//b': is not a ROS topic name (topic name must not "
+                             "contain repeated '/')"),
+    ('output', 'newtons', "output 'newtons': must be one of thrust, throttle"),
+    ('output', 3, 'output must be a string, e.g. '),
+])
+@pytest.mark.parametrize('output', ['thrust', 'throttle'])
+def test_a_bad_parameter_is_refused_at_start_naming_what_is_valid(ros, built, name, value, words,
+                                                                  output):
+    from bluerobotics_parts.errors import BlueRoboticsPartsError
+    from bluerobotics_parts.ros.nodes import thrust_allocator
+    from rclpy.parameter import Parameter
+
+    given = {'description': str(built['bluerov2.yaml']), 'output': output, name: value}
+    with pytest.raises(BlueRoboticsPartsError) as refused:
+        thrust_allocator.make_node([Parameter(k, value=v) for k, v in given.items()])
+    assert words in str(refused.value)
+
+
+def test_an_integer_voltage_is_taken_as_volts(ros, built):
+    from bluerobotics_parts.ros.nodes import thrust_allocator
+    from rclpy.parameter import Parameter
+
+    node = thrust_allocator.make_node([Parameter('description', value=str(built['blueboat.yaml'])),
+                                       Parameter('voltage', value=16),
+                                       Parameter('output', value='throttle')])
+    try:
+        assert node.throttles.voltage == 16.0
+    finally:
+        node.destroy_node()
+
+
+def test_a_param_set_while_it_runs_is_refused_with_the_reason(ros, built):
+    from bluerobotics_parts.ros.nodes import thrust_allocator
+    from rclpy.parameter import Parameter
+
+    node = thrust_allocator.make_node([Parameter('description',
+                                                 value=str(built['blueboat.yaml']))])
+    try:
+        results = {key: node.set_parameters([Parameter(key, value=value)])[0]
+                   for key, value in (('voltage', float('nan')), ('wrench_topic', 'a b'),
+                                      ('output', 'newtons'))}
+        assert not any(r.successful for r in results.values())
+        assert results['voltage'].reason.startswith('voltage nan: must be a finite number')
+        assert 'is not a ROS topic name' in results['wrench_topic'].reason
+        assert 'must be one of thrust, throttle' in results['output'].reason
+        (valid,) = node.set_parameters([Parameter('voltage', value=12.0)])
+        assert not valid.successful and valid.reason.startswith('voltage: set at start only')
+        assert node.get_parameter('voltage').value == 0.0
+        assert node.set_parameters([Parameter('use_sim_time', value=True)])[0].successful
+    finally:
+        node.destroy_node()
+
+
+def test_as_a_program_a_bad_parameter_is_a_message_and_exit_1(tmp_path, built):
+    """voltage:=nan once raised a traceback at start (throttle) or on the first throttle."""
+    ros_support.require_rclpy()
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path))
+    for extra, words in ((['-p', 'voltage:=nan', '-p', 'output:=throttle'], 'voltage nan: must'),
+                         (['-p', 'voltage:=-1'], 'voltage -1: must be a finite number above 0'),
+                         (['-p', 'wrench_topic:=a b'], "wrench_topic 'a b': is not a ROS topic")):
+        result = subprocess.run(
+            [sys.executable, '-m', 'bluerobotics_parts.ros.nodes.thrust_allocator',
+             '--ros-args', '-p', f"description:={built['blueboat.yaml']}", *extra],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+            stdin=subprocess.DEVNULL)
+        assert result.returncode == 1, result.stderr
+        assert 'Traceback' not in result.stderr
+        assert result.stderr.startswith(f'thrust_allocator: {words}'), result.stderr

@@ -135,6 +135,9 @@ def require_launch() -> Path:
     if gz_sim_launch is None:
         unavailable(f"needs ros_gz_sim's gz_sim.launch.py on the ament index: {GET_ROS_GZ}")
     if not executable('ruby'):
+        from conftest import skip_if_set_up_without
+
+        skip_if_set_up_without('ruby')  # the set-up could not install it, and said why
         pytest.fail('needs ruby for the gz recorder (test/support/ros_doubles/gz): tools/setup.sh '
                     'test installs it from Debian (apt install ruby)', pytrace=False)
     return gz_sim_launch
@@ -310,6 +313,31 @@ def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
     return env
 
 
+#: Waits until every node named on its command line answers (LaunchRun._settle): a call to
+#: its list_parameters service, which only a live node answers (the recorder that ran under
+#: the same name before its exec may linger in the graph a while).
+GRAPH_PROBE = """
+import sys, time
+import rclpy
+from rcl_interfaces.srv import ListParameters
+seconds, waiting = float(sys.argv[1]), list(sys.argv[2:])
+rclpy.init()
+node = rclpy.create_node('launch_test_graph_probe', enable_rosout=False,
+                         start_parameter_services=False)
+deadline = time.monotonic() + max(seconds, 5.0)
+while waiting and time.monotonic() < deadline:
+    client = node.create_client(ListParameters, waiting[0] + '/list_parameters')
+    if client.wait_for_service(timeout_sec=1.0):
+        future = client.call_async(ListParameters.Request())
+        rclpy.spin_until_future_complete(node, future, timeout_sec=1.0)
+        if future.done() and future.result() is not None:
+            waiting.pop(0)
+    node.destroy_client(client)
+print(waiting)
+sys.exit(1 if waiting else 0)
+"""
+
+
 class LaunchRun:
     """
     One ``ros2 launch`` as a user runs it, in its own session (a terminal's process group).
@@ -320,6 +348,7 @@ class LaunchRun:
 
     def __init__(self, folder: Path, prefix: Path, *arguments, records: Path | None = None):
         folder.mkdir(parents=True, exist_ok=True)
+        self.real = {program for program, path in recorders(prefix).items() if path}
         self.records = records or folder / 'records'
         self.records.mkdir(parents=True, exist_ok=True)
         self.env = ros_environment(prefix, self.records, folder / 'ros_home')
@@ -361,6 +390,7 @@ class LaunchRun:
                 found = {}
                 for record in self.records_of():
                     found.setdefault(record['executable'], []).append(record)
+                self._settle(self.records_of(), deadline)
                 return found
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
@@ -368,6 +398,43 @@ class LaunchRun:
                 raise AssertionError(f'no record from {missing} (launch exit code '
                                      f'{self.process.returncode}); log:\n{self.log}')
             time.sleep(0.2)
+
+    def _settle(self, records: list, deadline: float) -> None:
+        """
+        Wait until the real programs behind these records are up, as a user would.
+
+        A record is written before the real program starts; a Ctrl-C in the next second finds
+        it still starting (rclcpp programs then die of the SIGINT or abort, which says nothing
+        of this package). So: each real ROS node is in the graph, and the real ``create`` has
+        spawned and ended (the world is up then too).
+        """
+        real = [r for r in records if r['executable'] in self.real]
+        for record in real:
+            if record['executable'] == 'create':
+                while alive(record['pid']) and time.monotonic() < deadline:
+                    time.sleep(0.2)
+            elif not self._exec_done(record['pid'], record['executable'], deadline):
+                return  # it ended (and the launch's log says how)
+        names = sorted({r['fully_qualified_name'] for r in real
+                        if r.get('fully_qualified_name') and r['executable'] != 'create'})
+        if names:
+            left = deadline - time.monotonic()
+            probe = subprocess.run([sys.executable, '-c', GRAPH_PROBE, str(left), *names],
+                                   env=self.env, capture_output=True, text=True,
+                                   timeout=max(5.0, left + 30))
+            assert probe.returncode == 0, f'not in the ROS graph: {probe.stdout}{probe.stderr}'
+
+    @staticmethod
+    def _exec_done(pid: int, executable: str, deadline: float) -> bool:
+        """Wait until the recorder ``pid`` has become the real program; False if it ended."""
+        while time.monotonic() < deadline:
+            try:
+                if Path(os.readlink(f'/proc/{pid}/exe')).name == executable:
+                    return True
+            except OSError:
+                return False
+            time.sleep(0.1)
+        return False
 
     def interrupt(self, timeout: float = 60.0, group: bool = True) -> int:
         """

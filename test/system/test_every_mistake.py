@@ -57,10 +57,13 @@ def test_a_config_with_seven_independent_mistakes_gets_seven_messages_in_line_or
     path = write_config(tmp_path, SEVEN_MISTAKES)
     assert problems_of(path) == [
         f"{path}:2: the top level: unknown key 'colour'; valid keys: name, base, parts, slots, "
-        'part_files',
+        'part_files, water',
         f'{path}:4: ASSEMBLY ERROR: parts entry #1 (slot motor_port): slot motor_port of '
         'base_link (blueboat_chassis) does not accept t200_thruster_cw; it accepts: '
-        'm200_weedless_prop_ccw, t200_thruster_ccw, or none to leave it empty',
+        'm200_weedless_prop_ccw, t200_thruster_ccw, or none to leave it empty; slot motor_port '
+        'takes ccw propellers and t200_thruster_cw turns cw: the two propellers of a pair turn '
+        'opposite ways, so that their torques cancel; t200_thruster_cw goes in slot motor_stbd '
+        'of blueboat_chassis',
         f"{path}:5: ASSEMBLY ERROR: unknown part type 'blueboat_antena_mast' in parts entry #2 "
         '(slot mast); did you mean blueboat_antenna_mast? slot mast accepts: '
         'blueboat_antenna_mast, or none for an empty slot (bluerobotics-parts parts lists every '
@@ -72,7 +75,7 @@ def test_a_config_with_seven_independent_mistakes_gets_seven_messages_in_line_or
         '(blueboat_ping_singlebeam_mount) has '
         "no slot 'pingg'; did you mean ping? its slots: ping",
         f'{path}:8: parts entry #5 (slot x): of: nobody matches no fitted instance; instances: '
-        'base_link, battery_port, battery_stbd, f1, flag, gnss, motor_port, motor_stbd, '
+        'base_link, battery_port, battery_stbd, deck, f1, flag, gnss, motor_port, motor_stbd, '
         'navigator, ping, ping_mount',
         f'{path}:9: 2 instances are named flag (under base_link_flag, under base_link); '
         'instance names become link names and must be unique: give one a name: of its own',
@@ -104,7 +107,7 @@ def test_shape_problems_and_rule_problems_come_together(tmp_path):
         f'{path}:4: ASSEMBLY ERROR: parts entry #2 (slot payload): slot payload of base_link '
         '(blueboat_chassis) '
         'does not accept blueboat_flag; it accepts: blueboat_payload_bracket, or none to leave '
-        'it empty',
+        'it empty; blueboat_flag goes in slot flag of blueboat_chassis',
         f'{path}:5: ASSEMBLY ERROR: parts entry #3 is a free placement (it has no slot:) and '
         'needs name:; to '
         'fill a slot, give slot: (and of: for a slot not on the base)',

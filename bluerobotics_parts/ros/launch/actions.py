@@ -49,10 +49,12 @@ def node(spec):
     # Strings are passed as strings: launch_ros would otherwise read them as YAML.
     parameters = {key: ParameterValue(value, value_type=str) if isinstance(value, str) else value
                   for key, value in spec.parameters.items()}
+    # exec_name: launch names a process after its command's first word, which the tether's
+    # prefix would make ``python`` for all of them; the program's own name, as without it
     return Node(package=spec.package, executable=spec.executable, name=spec.name,
                 namespace=spec.namespace or None, parameters=[parameters] if parameters else None,
                 arguments=list(spec.arguments), remappings=list(spec.remappings),
-                output=spec.output)
+                output=spec.output, exec_name=spec.executable)
 
 
 def process(spec):

@@ -52,7 +52,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file world name number height choice current instance program folder
+    kind: str  # file world name number height choice current instance program folder water
     choices: tuple = ()  # the valid values of a 'choice' argument, as launch checks them
 
 
@@ -118,8 +118,12 @@ DISPLAY_ARGUMENTS = (
     ARGUMENTS[0], ARGUMENTS[1],
     Argument('use_sim_time', 'false', 'Every node uses /clock', 'choice', BOOLEAN_CHOICES),
 )
-#: world.launch.py: the world and the GUI, as a vehicle launch that starts Gazebo takes them.
-WORLD_ARGUMENTS = tuple(a for a in ARGUMENTS if a.name in ('world', 'gui'))
+#: world.launch.py: the world and the GUI, as a vehicle launch that starts Gazebo takes them,
+#: and its water (a vehicle launch takes its config's: ros/launch/plan.py, world_of_water).
+WORLD_ARGUMENTS = tuple(a for a in ARGUMENTS if a.name in ('world', 'gui')) + (
+    Argument('water', 'sea', "The world's water: sea (1025 kg/m^3), fresh (997) or a density "
+             "in kg/m^3; another than the world file's is written to a world of that water",
+             'water'),)
 
 
 def parse_arguments(values, table=ARGUMENTS) -> dict:
@@ -192,6 +196,13 @@ def _parse(argument: Argument, text: str):
             return gazebo.current_vector(text)
         except BlueRoboticsPartsError as error:
             raise LaunchArgumentError(f'{shown}: {error}') from None
+    if argument.kind == 'water':
+        from ...formats import water
+
+        named = water.from_text(text)
+        if water.problem(named):
+            raise LaunchArgumentError(f'{shown}: {water.problem(named)}')
+        return water.density(named)
     if argument.kind == 'choice':
         if text not in argument.choices:
             raise LaunchArgumentError(f"{shown}: valid values are {', '.join(argument.choices)}")

@@ -16,7 +16,8 @@
 The folder a launch writes its files to: ``$ROS_HOME/bluerobotics_parts/<name>/``.
 
 One folder per vehicle name, so two vehicles launched side by side never share a file; written
-all or nothing, so a failed launch leaves the previous artefacts as they were.
+all or nothing, so a failed launch leaves the previous artefacts as they were. The launch's
+build cache beside them is ``.cache`` (description/cache.py), which no vehicle name can be.
 """
 
 from __future__ import annotations
@@ -26,12 +27,19 @@ from pathlib import Path
 
 from ...errors import ArtefactError, OutputError
 from ...files.atomic import write_files_atomically
+from ...formats.config import check_vehicle_name
 
 ARTEFACT_FOLDER = 'bluerobotics_parts'  # under ROS_HOME
 
 
 def artefact_dir(name: str, environ=None) -> Path:
-    """Return ``$ROS_HOME/bluerobotics_parts/<name>`` (ROS_HOME defaults to ``~/.ros``)."""
+    """
+    Return ``$ROS_HOME/bluerobotics_parts/<name>`` (ROS_HOME defaults to ``~/.ros``).
+
+    ``name`` must be a vehicle name (ConfigError otherwise), so it is never the cache's folder
+    nor a path.
+    """
+    check_vehicle_name(name)
     environ = os.environ if environ is None else environ
     home = Path(environ.get('HOME') or Path.home())
     ros_home = environ.get('ROS_HOME') or str(home / '.ros')

@@ -40,7 +40,7 @@ from ..nodes.converters import accepted_parameters
 from ...ardupilot import sitl
 from ...description import cache
 from ...errors import LaunchArgumentError
-from ...formats.config import name_problem
+from ...formats.config import name_problem, read as read_config
 from ...formats.sensor_kinds import KINDS
 from ...gazebo import spawned_model
 from ...paths import ARDUPILOT_FILE, BRIDGE_FILE, config_dir, GAZEBO_MODEL_FILE, URDF_FILE
@@ -209,6 +209,8 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     autopilot = _autopilot(vehicle, args, folder)  # a missing SITL stops it here
     gazebo = gazebo_detection.decide(args['gazebo'], world, gazebo_running)
     files = dict(vehicle.artefacts)
+    world, water_note = world_of_water(world, read_config(args['config']).water, gazebo.start,
+                                       files, folder)
     model, model_note = gazebo_model(files[URDF_FILE], convert)
     if model is not None:
         files[GAZEBO_MODEL_FILE] = model
@@ -237,7 +239,8 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     gz_args = gazebo_arguments(world, args['gui'])
     summary = (f'bluerobotics_parts: vehicle {name} ({vehicle.counts}), '
                f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}; '
-               f'{clock_note}' + (f'; {model_note}' if model_note else ''))
+               f'{clock_note}' + ''.join(f'; {note}' for note in (model_note, water_note)
+                                         if note))
     if autopilot is not None:
         summary += (f'; ArduPilot SITL {vehicle.firmware} -I {args["autopilot_instance"]} flies '
                     f'it: MAVLink on {sitl.endpoint(args["autopilot_instance"])} '
@@ -267,7 +270,7 @@ class WorldPlan:
         return {'gz_args': self.gz_args, 'on_exit_shutdown': 'true'}
 
 
-def world_plan(values) -> WorldPlan:
+def world_plan(values, environ=None) -> WorldPlan:
     """
     Plan world.launch.py: a world of its own, which vehicle launches join and leave.
 
@@ -275,10 +278,43 @@ def world_plan(values) -> WorldPlan:
     the others their world and their clock.
     """
     args = parse_arguments(values, WORLD_ARGUMENTS)
-    world = args['world']
+    files = {}
+    # beside the vehicles' artefact folders, under a name no vehicle can have
+    folder = artefact_dir('world', environ).parent / '_worlds'
+    world, note = world_of_water(args['world'], args['water'], True, files, folder)
+    if files:
+        write_artefacts(folder, {name: text.encode('utf-8') for name, text in files.items()})
     return WorldPlan(world, gazebo_arguments(world, args['gui']), (clock_bridge(),),
                      f'bluerobotics_parts: world {world.name or world.file} with its /clock '
-                     'bridge; add vehicles with vehicle.launch.py (they join it)')
+                     'bridge' + (f' ({note})' if note else '')
+                     + '; add vehicles with vehicle.launch.py (they join it)')
+
+
+def world_of_water(world: World, water: float, starting: bool, files: dict,
+                   folder: Path) -> tuple:
+    """
+    Return the world to start, of ``water`` (kg/m^3), and a note for the summary.
+
+    A world file this launch starts whose Buoyancy has another water is written again with
+    ``water`` (gazebo/worlds.py) into ``files`` (name -> text, written into ``folder``), the
+    world's name and everything else kept; a running world, or one gz finds itself, keeps its
+    own, and the note says which water the vehicle is built for.
+    """
+    from ...gazebo.worlds import with_water, WORLD_FILE, world_water
+    from ...physics.water import SEA_WATER_DENSITY, water_label
+
+    if not starting or world.name is None:
+        joined = 'the running world' if not starting else f'world {world.file}'
+        return world, ('' if water == SEA_WATER_DENSITY else
+                       f'{joined} keeps its own water; this vehicle is built for '
+                       f'{water_label(water)}')
+    text = Path(world.file).read_text(encoding='utf-8')
+    if world_water(text) in (None, water):
+        return world, ''
+    name = WORLD_FILE if folder.name != '_worlds' else f'{world.name}_{water:g}.sdf'
+    files[name] = with_water(text, water)
+    return (World(str(folder / name), world.name, world.home),
+            f'world {world.name} in {water_label(water)} ({folder / name})')
 
 
 def clock_bridge() -> NodeSpec:

@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from ...sensing.scanning_sonar import RANGE_LIMITS
+
 
 def converter_parameters(names, values: dict, root_pose) -> dict:
     """
@@ -48,11 +50,14 @@ def _ping360_parameters(names, values: dict, root_pose) -> dict:
 
     Its range, step and gain start as the real sonar's tools start them (2 m: ping360_node's
     DEFAULT_RANGE) and change while it runs, within the part's range_min and range_max (what
-    Gazebo's circle sees).
+    Gazebo's circle sees) held within the Ping360's 0.75 to 50 m, which the node refuses to
+    leave.
     """
+    low, high = RANGE_LIMITS
     return {'scan_topic': names.ros['scan'], 'beam_topic': names.ros['beam'],
-            'frame_id': names.frame_id, 'range_min': float(values['range_min']),
-            'range_max': float(values['range_max'])}
+            'frame_id': names.frame_id,
+            'range_min': min(max(float(values['range_min']), low), high),
+            'range_max': min(max(float(values['range_max']), low), high)}
 
 
 #: Per sensor kind with a converter: (its node's parameters from the part data, the node's

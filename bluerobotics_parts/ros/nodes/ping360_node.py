@@ -32,10 +32,11 @@ from __future__ import annotations
 import math
 import sys
 
-from .node_runner import parameters, run
-from .ping360_device import DEFAULT_PORT, Ping360Device, Ping360Server
+from .node_runner import parameters, real, run, topic
+from .ping360_device import DEFAULT_PORT, EVERY_INTERFACE, LOOPBACK, Ping360Device, Ping360Server
 from ...errors import BlueRoboticsPartsError
-from ...sensing.scanning_sonar import beam_range, bearing, GRADIANS, SPEED_OF_SOUND, Sweep
+from ...sensing.scanning_sonar import (beam_range, bearing, GRADIANS, RANGE_LIMITS,
+                                       SPEED_OF_SOUND, SPEED_OF_SOUND_RANGE, Sweep)
 from ...sensing.sonar_echo import BOOT, echo_level, GAINS
 
 NODE_NAME = 'scan_to_ping360'
@@ -58,9 +59,18 @@ PARAMETERS = {  # name -> default; the launch sets the topics, the frame and the
     'sector': GRADIANS,
     'speed_of_sound': SPEED_OF_SOUND,
     'gain': BOOT['gain_setting'],
-    'ping_host': '127.0.0.1',
+    'ping_host': LOOPBACK,
     'ping_port': DEFAULT_PORT,
 }
+_PING360 = " (a Ping360's, its datasheet)"
+#: What each parameter may be, bounded to what the Ping360 does; range, step, sector and gain
+#: are checked together (``settings``).
+RULES = {'scan_topic': topic, 'beam_topic': topic,
+         'range_min': real(*RANGE_LIMITS, 'm', note=_PING360),
+         'range_max': real(*RANGE_LIMITS, 'm', note=_PING360),
+         'speed_of_sound': real(*SPEED_OF_SOUND_RANGE, 'm/s',
+                                note=' (what Ping Viewer and the ROS driver take)'),
+         'ping_host': lambda host: str(host).strip() or LOOPBACK}  # '': the default
 
 
 class SweepError(BlueRoboticsPartsError):
@@ -76,16 +86,21 @@ def make_node(parameter_overrides=()):
         scan_topic      the whole-circle LaserScan from Gazebo, e.g. /bluerov2/scanning_sonar/scan
         beam_topic      the one-beam LaserScan to publish, e.g. /bluerov2/scanning_sonar/beam
         frame_id        the head frame, e.g. bluerov2/scanning_sonar_head
-        range           m the sonar listens to (sets the step period); range_min m
+        range           m the sonar listens to (sets the step period), above range_min and at
+                        most range_max, which are within the Ping360's 0.75 to 50 m
         step, sector    gradians (400 a turn): 1 and 400 step the whole circle
-        speed_of_sound  m/s
+        speed_of_sound  m/s, 1450 to 1550 (what Ping Viewer and the ROS driver take)
         gain            0 low, 1 normal, 2 high: the beam's intensity
-        ping_host, ping_port  where ping-protocol is answered (port 0 any, negative none)
+        ping_host, ping_port  where ping-protocol is answered: 127.0.0.1 (also for ''), an
+                        address of this machine, or 0.0.0.0 for every interface (a warning
+                        says so); port 0 any, negative none
 
-    The tool connected over ping-protocol turns its own head (the beam topic keeps its sweep);
-    its echoes come from the same Gazebo circle. ``ping_port`` 12345 by default (brping's); a
-    port in use is a warning, not a failure (a second sonar on the machine needs its own).
-    Ends cleanly on SIGINT and SIGTERM (node_runner.py).
+    Anything else is refused at start (exit 1, naming the parameter and what is valid) and by
+    ``ros2 param set``, so no step period is ever zero. The tool connected over ping-protocol
+    turns its own head (the beam topic keeps its sweep); its echoes come from the same Gazebo
+    circle. ``ping_port`` 12345 by default (brping's); a port in use is a warning, not a
+    failure (a second sonar on the machine needs its own). Ends cleanly on SIGINT and SIGTERM
+    (node_runner.py).
     """
     from rclpy.node import Node
     from rclpy.qos import qos_profile_sensor_data, QoSProfile
@@ -96,12 +111,14 @@ def make_node(parameter_overrides=()):
 
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
-            value = parameters(self, PARAMETERS)
-            self.range_min = float(value('range_min'))
-            self.range_max = float(value('range_max'))
+            value = parameters(self, PARAMETERS, RULES)
+            self.range_min, self.range_max = value('range_min'), value('range_max')
+            if not self.range_min < self.range_max:
+                raise SweepError(f'{NODE_NAME}: range_min ({self.range_min:g} m) must be below '
+                                 f'range_max ({self.range_max:g} m)')
             try:
                 self.sweep, self.gain = settings({name: value(name) for name in LIVE},
-                                                 float(value('speed_of_sound')),
+                                                 value('speed_of_sound'),
                                                  (self.range_min, self.range_max))
             except SweepError as error:
                 raise SweepError(f'{NODE_NAME}: {error}') from None
@@ -111,42 +128,33 @@ def make_node(parameter_overrides=()):
             if port > 65535:
                 raise SweepError(f'{NODE_NAME}: ping_port must be a UDP port (0 any free one, '
                                  f'up to 65535; negative: none), got {port}')
-            self.publisher = self.create_publisher(LaserScan, str(value('beam_topic')),
+            self.publisher = self.create_publisher(LaserScan, value('beam_topic'),
                                                    QoSProfile(depth=10))
             self.subscription = self.create_subscription(
-                LaserScan, str(value('scan_topic')), self.on_scan, qos_profile_sensor_data)
+                LaserScan, value('scan_topic'), self.on_scan, qos_profile_sensor_data)
             self.timer = self.create_timer(self.sweep.period, self.on_step)
-            self.add_on_set_parameters_callback(self.on_set)
+            value.watch(LIVE, self.on_set)
             self.get_logger().info(
                 f'{self.subscription.topic_name} (LaserScan, whole circle) -> '
                 f'{self.publisher.topic_name} (one beam every {self.sweep.period:.4f} s, '
                 f'{self.sweep.step} gradians a step over {self.sweep.sector})')
-            self.server = self.serve(str(value('ping_host')), port)
+            self.server = self.serve(value('ping_host'), port)
 
-        def on_set(self, changed):
-            """Take a new range, step, sector or gain as the sonar does; refuse a bad one."""
-            from rcl_interfaces.msg import SetParametersResult
-
-            asked = {p.name: p.value for p in changed if p.name in PARAMETERS}
-            fixed = sorted(set(asked) - set(LIVE))  # rclpy's own (use_sim_time) pass
-            if fixed:
-                return SetParametersResult(successful=False, reason=(
-                    f'{", ".join(fixed)}: set at start only; {", ".join(LIVE)} change while '
-                    'it runs'))
-            current = {'range': self.sweep.range, 'step': self.sweep.step,
-                       'sector': self.sweep.sector, 'gain': self.gain}
+        def on_set(self, values: dict):
+            """Take a new range, step, sector or gain as the sonar does; say why not."""
             try:
-                sweep, gain = settings({**current, **asked}, self.sweep.speed_of_sound,
+                sweep, gain = settings({name: values[name] for name in LIVE},
+                                       self.sweep.speed_of_sound,
                                        (self.range_min, self.range_max))
             except SweepError as error:
-                return SetParametersResult(successful=False, reason=str(error))
+                return str(error)
             if sweep != self.sweep:  # a new step period or head path: the sweep starts again
                 self.index = 0
                 self.timer.cancel()
                 self.destroy_timer(self.timer)
                 self.timer = self.create_timer(sweep.period, self.on_step)
             self.sweep, self.gain = sweep, gain
-            return SetParametersResult(successful=True)
+            return None
 
         def serve(self, host: str, port: int):
             """Answer ping-protocol on host:port; None when off or the port is taken."""
@@ -158,10 +166,17 @@ def make_node(parameter_overrides=()):
             except OSError as error:
                 self.get_logger().warning(
                     f'ping-protocol not served on {host}:{port} ({error.strerror or error}); '
-                    'set the ping_port parameter to a free port (0: any) to reach this sonar with '
-                    'Ping Viewer or brping')
+                    'set the ping_host parameter to an address of this machine and ping_port '
+                    'to a free port (0: any) to reach this sonar with Ping Viewer or brping')
                 return None
-            self.get_logger().info(f'ping-protocol (Ping360) on udp {host}:{server.address[1]}')
+            address, bound = server.address
+            self.get_logger().info(f'ping-protocol (Ping360) on udp {address}:{bound}')
+            if address == EVERY_INTERFACE:
+                self.get_logger().warning(
+                    f'ping-protocol answers on every interface (ping_host {EVERY_INTERFACE}): '
+                    'any host that reaches this machine can drive the simulated sonar; a '
+                    'profile goes only to a client that spoke first, and a stream stops '
+                    'without its requests (ping360_device.py)')
             return server
 
         def range_at(self, angle: int) -> float:
@@ -206,7 +221,7 @@ def make_node(parameter_overrides=()):
     return ScanToPing360()
 
 
-def settings(values: dict, speed_of_sound: float, limits: tuple = (0.75, 50.0)) -> tuple:
+def settings(values: dict, speed_of_sound: float, limits: tuple = RANGE_LIMITS) -> tuple:
     """
     Return (the Sweep, the gain) of range, step, sector and gain; SweepError if invalid.
 

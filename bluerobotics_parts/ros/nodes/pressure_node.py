@@ -18,16 +18,18 @@
 Gazebo has no water pressure sensor; this node computes the pressure at the sensor from the
 vehicle's odometry (sensing/pressure.py has the arithmetic and its sources): one FluidPressure
 per odometry message, at most ``update_rate`` a second by the stamps, with its odometry's stamp
-and ``variance`` 0 (unknown, as the message defines it). The launch starts one per pressure
-sensor (parameters: ``make_node``); it stops as ``scan_to_range`` does (node_runner.py).
+and ``variance`` 0 (unknown, as the message defines it). An odometry whose pose has a
+component that is not a finite number is dropped with a warning at most every 5 s (no reading
+rather than a NaN one). The launch starts one per pressure sensor (parameters: ``make_node``);
+it stops as ``scan_to_range`` does (node_runner.py).
 """
 
 from __future__ import annotations
 
 import sys
 
-from .node_runner import parameters, run
-from ...errors import PressureError
+from .node_runner import parameters, run, topic
+from ...errors import CommandError, PressureError
 from ...sensing.pressure import PressureSpec, Throttle
 
 NODE_NAME = 'pose_to_pressure'
@@ -39,6 +41,7 @@ PARAMETERS = {  # name -> default; the launch plan sets all of them
     'max_pressure': 0.0,
     'update_rate': 0.0,
 }
+RULES = {'odometry_topic': topic, 'pressure_topic': topic}
 
 
 def make_node(parameter_overrides=()):
@@ -66,7 +69,8 @@ def make_node(parameter_overrides=()):
 
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
-            value = parameters(self, PARAMETERS)
+            value = parameters(self, PARAMETERS, RULES)
+            value.watch()  # each is read once: a set while it runs is refused, saying so
 
             self.spec = PressureSpec(offset=tuple(float(v) for v in value('offset')),
                                      max_pressure=float(value('max_pressure')))
@@ -82,17 +86,23 @@ def make_node(parameter_overrides=()):
                 f'(FluidPressure, frame {self.frame_id}, offset {self.spec.offset} m)')
 
         def on_odometry(self, odometry: Odometry) -> None:
-            stamp = odometry.header.stamp
-            if not self.throttle.due(stamp.sec + stamp.nanosec * 1e-9):
-                return
             pose = odometry.pose.pose
             position = (pose.position.x, pose.position.y, pose.position.z)
             orientation = (pose.orientation.x, pose.orientation.y, pose.orientation.z,
                            pose.orientation.w)
+            try:
+                pressure = self.spec.pressure(position, orientation)
+            except CommandError as error:
+                self.get_logger().warning(f'unusable odometry: {error}; no FluidPressure',
+                                          throttle_duration_sec=5.0)
+                return
+            stamp = odometry.header.stamp  # a dropped odometry takes no turn of the rate
+            if not self.throttle.due(stamp.sec + stamp.nanosec * 1e-9):
+                return
             message = FluidPressure()
             message.header.stamp = odometry.header.stamp
             message.header.frame_id = self.frame_id
-            message.fluid_pressure = self.spec.pressure(position, orientation)
+            message.fluid_pressure = pressure
             message.variance = 0.0
             self.publisher.publish(message)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 
-from .node_runner import parameters, run
+from .node_runner import parameters, run, topic
 from ...errors import EchosounderError
 from ...sensing.echosounder import RangeReading, RangeSpec
 
@@ -39,6 +39,7 @@ PARAMETERS = {  # name -> default; the launch plan sets all of them
     'min_range': 0.0,
     'max_range': 0.0,
 }
+RULES = {'scan_topic': topic, 'range_topic': topic}
 
 
 def make_node(parameter_overrides=()):
@@ -65,7 +66,8 @@ def make_node(parameter_overrides=()):
 
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
-            value = parameters(self, PARAMETERS)
+            value = parameters(self, PARAMETERS, RULES)
+            value.watch()  # each is read once: a set while it runs is refused, saying so
 
             self.spec = RangeSpec(field_of_view=float(value('field_of_view')),
                                   min_range=float(value('min_range')),

@@ -24,7 +24,12 @@ axis, so teleop_twist_keyboard and teleop_twist_joy drive it) to the propellers
 throttle on ``/<vehicle>/<instance>/throttle`` (Float64, -1 to 1, through the part's thrust
 curve at ``voltage``: what an ESC takes). Each ``/<vehicle>/<instance>/throttle`` it hears it
 turns into that propeller's thrust with the same curve (physics/power.py), so a throttle drives
-the simulation as it drives the real thruster. Ends cleanly on SIGINT and SIGTERM
+the simulation as it drives the real thruster. A message with a component that is not a
+finite number (NaN, infinite) is dropped with a warning at most every 2 s: no thruster is ever
+given a non-finite command, and none is given a 0 N nobody asked for (a zeroed throttle on one
+thruster while the others keep theirs would turn the vehicle); the last command stands until a
+usable one comes. Its parameters are checked at start (exit 1 with the message) and a
+``ros2 param set`` of one is refused: each is read once. Ends cleanly on SIGINT and SIGTERM
 (node_runner.py); rclpy is imported inside functions, so the module imports without ROS.
 """
 
@@ -34,8 +39,8 @@ import math
 from pathlib import Path
 import sys
 
-from .node_runner import parameters, run
-from ...errors import BlueRoboticsPartsError
+from .node_runner import choice, parameters, real, run, topic
+from ...errors import BlueRoboticsPartsError, CommandError
 
 NODE_NAME = 'thrust_allocator'
 PARAMETERS = {  # name -> default
@@ -46,6 +51,10 @@ PARAMETERS = {  # name -> default
     'voltage': 0.0,  # V the curves are read at; 0: the battery's nominal (16 V without one)
 }
 OUTPUTS = ('thrust', 'throttle')
+RULES = {'wrench_topic': topic, 'twist_topic': topic, 'output': choice(OUTPUTS),
+         'voltage': real(0.0, unit='V', above=True, also=(0,),
+                         note=" (0: the battery's nominal, 16 V without one)")}
+DROPPED_WARNING_PERIOD = 2.0  # s: at most one warning this often about dropped messages
 
 
 class AllocatorError(BlueRoboticsPartsError):
@@ -78,6 +87,11 @@ def vehicle_allocation(description: str, voltage: float = 0.0, output: str = 'th
     names = vehicle_topics(record, catalogue)
     limits = propulsion.thrust_limits(record, catalogue)
     throttles = Throttles(record, catalogue, limits, voltage or None)
+    beyond = {c.name: c.voltages for c in throttles.curves.values()
+              if not c.voltages[0] <= throttles.voltage <= c.voltages[-1]}
+    if voltage and beyond:  # a curve is held at its nearest table beyond them (thrust_curves)
+        raise AllocatorError(f'voltage {voltage:g} V is beyond the thrust curves: ' + ', '.join(
+            f'{name} is tabled from {v[0]:g} to {v[-1]:g} V' for name, v in beyond.items()))
     if output == 'throttle':
         limits = throttles.reachable(limits)
     allocator = Allocator(Vehicle.from_tree(robot, record, catalogue, names), limits)
@@ -109,13 +123,11 @@ def make_node(parameter_overrides=()):
 
         def __init__(self):
             super().__init__(NODE_NAME, parameter_overrides=list(parameter_overrides))
-            value = parameters(self, PARAMETERS)
-            self.output = str(value('output'))
-            if self.output not in OUTPUTS:
-                raise AllocatorError(f'thrust_allocator: output {self.output!r} is not one of '
-                                     f"{', '.join(OUTPUTS)}")
+            value = parameters(self, PARAMETERS, RULES)
+            value.watch()  # each is read once: a set while it runs is refused, saying so
+            self.output = value('output')
             self.allocator, topics, self.throttles = vehicle_allocation(
-                str(value('description')), float(value('voltage')), self.output)
+                str(value('description')), value('voltage'), self.output)
             if self.output == 'throttle':
                 missing = [n for n in self.allocator.names if n not in self.throttles.curves]
                 if missing:
@@ -129,13 +141,16 @@ def make_node(parameter_overrides=()):
             self.throttle_out = {name: self.create_publisher(
                 Float64, topics[name].throttle_topic, profile)
                 for name in self.allocator.names if self.output == 'throttle'}
-            for name in self.throttles.curves:
-                self.create_subscription(Float64, topics[name].throttle_topic,
+            self.throttle_in = {name: topics[name].throttle_topic
+                                for name in self.throttles.curves}
+            for name, throttle_topic in self.throttle_in.items():
+                self.create_subscription(Float64, throttle_topic,
                                          lambda message, name=name: self.on_throttle(
                                              name, message), profile)
-            self.create_subscription(Wrench, str(value('wrench_topic')), self.on_wrench,
-                                     profile)
-            self.create_subscription(Twist, str(value('twist_topic')), self.on_twist, profile)
+            self.wrench_in = self.create_subscription(Wrench, value('wrench_topic'),
+                                                      self.on_wrench, profile)
+            self.twist_in = self.create_subscription(Twist, value('twist_topic'), self.on_twist,
+                                                     profile)
             self.warned: set = set()
             outputs = self.throttle_out if self.output == 'throttle' else self.thrust_out
             self.get_logger().info(
@@ -145,15 +160,37 @@ def make_node(parameter_overrides=()):
                 f'{self.throttles.voltage:g} V')
 
         def on_throttle(self, name: str, message: Float64) -> None:
-            self.thrust_out[name].publish(
-                Float64(data=float(self.throttles.thrust(name, message.data))))
+            try:
+                thrust = self.throttles.thrust(name, message.data)
+            except CommandError as error:
+                return self.drop(self.throttle_in[name], error)
+            self.send({name: thrust}, self.thrust_out)
 
         def on_wrench(self, message: Wrench) -> None:
-            self.publish(self.allocator.allocate(_components(message.force, message.torque)))
+            try:
+                allocation = self.allocator.allocate(_components(message.force, message.torque))
+            except CommandError as error:
+                return self.drop(self.wrench_in.topic_name, error)
+            self.publish(allocation)
 
         def on_twist(self, message: Twist) -> None:
-            wrench = self.allocator.effort(_components(message.linear, message.angular))
+            try:
+                wrench = self.allocator.effort(_components(message.linear, message.angular))
+            except CommandError as error:
+                return self.drop(self.twist_in.topic_name, error)
             self.publish(self.allocator.allocate(wrench))
+
+        def drop(self, topic: str, error: CommandError) -> None:
+            """Drop a message no command can be made of; say so at most every 2 s."""
+            self.get_logger().warning(f'{topic}: {error}; message dropped, no thruster commanded',
+                                      throttle_duration_sec=DROPPED_WARNING_PERIOD)
+
+        def send(self, values: dict, publishers: dict) -> None:
+            """Publish each propeller's value, all of them or, if one is not finite, none."""
+            if not all(math.isfinite(v) for v in values.values()):
+                return self.drop('allocation', CommandError(f'a non-finite command {values}'))
+            for name, number in values.items():
+                publishers[name].publish(Float64(data=float(number)))
 
         def publish(self, allocation) -> None:
             new = [axis for axis in allocation.dropped if axis not in self.warned]
@@ -167,12 +204,11 @@ def make_node(parameter_overrides=()):
                     f'the command is beyond the propellers: scaled down to '
                     f'{_percent_below(allocation.scale)}% (same direction)',
                     throttle_duration_sec=2.0)
-            for name, thrust in allocation.thrusts.items():
-                if self.output == 'throttle':
-                    self.throttle_out[name].publish(
-                        Float64(data=float(self.throttles.throttle(name, thrust))))
-                else:
-                    self.thrust_out[name].publish(Float64(data=float(thrust)))
+            if self.output == 'throttle':
+                self.send({name: self.throttles.throttle(name, thrust)
+                           for name, thrust in allocation.thrusts.items()}, self.throttle_out)
+            else:
+                self.send(allocation.thrusts, self.thrust_out)
 
     return ThrustAllocator()
 
