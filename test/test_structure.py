@@ -36,7 +36,7 @@ PACKAGE = REPO / 'bluerobotics_parts'
 #: Each layer, lowest first: a top-level module (errors, paths, build, api) or a subpackage.
 LAYERS = (('errors', 'paths'), ('files',), ('formats',), ('assembly',), ('model',),
           ('physics',), ('sensing',), ('gazebo',), ('ardupilot',), ('build',), ('description',),
-          ('picture',), ('api',), ('ros',), ('cli',))
+          ('picture',), ('figures',), ('api',), ('ros',), ('cli',))
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 TOP_MODULES = {'__init__', '__main__', 'api', 'build', 'errors', 'paths'}
 

@@ -29,7 +29,7 @@ of its buoyancy about its centre of gravity, so ``info`` predicts how far the bo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import math
 
 import numpy
@@ -48,6 +48,7 @@ SUBMERGED = 1.1  # a vehicle whose whole displacement lifts at most this x its w
 #: coefficient that feeds the motion) and the run stops there.
 RUNAWAY = 1000.0
 SETTLED = 0.01  # a run is under way when its speed changed by less than this over its last s
+SAMPLE = 0.1  # s between the samples a run keeps for plotting (validate)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,9 @@ class Run:
     distance: float  # m travelled along its path
     settled: bool = True  # its speed steady at the end (no: still gathering way)
     runaway: float | None = None  # s at which the model ran away (RUNAWAY), None if it did not
+    #: every SAMPLE s: (t s, surge m/s, x m, y m, heading deg), from the start's pose
+    samples: tuple = field(default=(), repr=False, compare=False)
+    yaw_rate: float = 0.0  # deg/s at the end (+: to port)
 
 
 @dataclass(frozen=True)
@@ -123,13 +127,21 @@ def _limit(axis_x: float, maximum: float, minimum: float, ahead: bool) -> float:
     return maximum if (axis_x >= 0) == ahead else minimum
 
 
-def run(body: Body, ahead: bool = True, seconds: float = 30.0) -> Run:
-    """Return a run from rest: every propeller at its limit pushing the vehicle ahead or astern."""
-    forces = [_limit(ax, maximum, minimum, ahead)
-              for _, _, ax, _, maximum, minimum in body.thrusters]
-    tau = numpy.zeros(3)
-    for (x, y, ax, ay, _, _), force in zip(body.thrusters, forces):
-        tau += force * numpy.array([ax, ay, x * ay - y * ax])
+def run(body: Body, ahead: bool = True, seconds: float = 30.0, wrench=None) -> Run:
+    """
+    Return a run from rest: every propeller at its limit pushing the vehicle ahead or astern.
+
+    ``wrench``: (surge N, sway N, yaw N m) about the origin instead, held from the start (a
+    turn: the thrusts an allocation gives for a yaw command, allocation.Allocator.wrench_of).
+    """
+    if wrench is not None:
+        tau = numpy.array([float(w) for w in wrench])
+    else:
+        forces = [_limit(ax, maximum, minimum, ahead)
+                  for _, _, ax, _, maximum, minimum in body.thrusters]
+        tau = numpy.zeros(3)
+        for (x, y, ax, ay, _, _), force in zip(body.thrusters, forces):
+            tau += force * numpy.array([ax, ay, x * ay - y * ax])
     m, (xg, yg) = body.mass, body.centre
     inverse = numpy.linalg.inv(numpy.array([
         [m + body.added, 0.0, -m * yg],
@@ -155,8 +167,13 @@ def run(body: Body, ahead: bool = True, seconds: float = 30.0) -> Run:
     rise = _crossing(speeds, RISE * final) if final and settled else None
     path = sum(math.hypot(b[3] - a[3], b[4] - a[4])
                for a, b in zip([numpy.zeros(6)] + states, states))
+    every = round(SAMPLE / STEP)
+    samples = ((0.0, 0.0, 0.0, 0.0, 0.0),) + tuple(
+        (round((i + 1) * STEP, 6), float(s[0]), float(s[3]), float(s[4]), math.degrees(s[5]))
+        for i, s in enumerate(states) if (i + 1) % every == 0)
     return Run(ahead, seconds, float(tau[0]), float(final), rise,
-               math.degrees(state[5]), float(state[4]), float(path), settled, runaway)
+               math.degrees(state[5]), float(state[4]), float(path), settled, runaway,
+               samples, math.degrees(state[2]))
 
 
 @dataclass(frozen=True)
@@ -197,6 +214,8 @@ class Dip:
     worst: float  # the largest pitch either way, signed
     final: float  # at the end, under way
     runaway: float | None = None  # s at which the model ran away (RUNAWAY), None if it did not
+    #: every SAMPLE s: (t s, pitch deg)
+    samples: tuple = field(default=(), repr=False, compare=False)
 
 
 def pitch_body(vehicle, shapes: list, limits: dict, coefficients: dict,
@@ -258,7 +277,10 @@ def dip(body: PitchBody, ahead: bool = True, seconds: float = 30.0) -> Dip:
     states, runaway = _integrate(rates, 3, seconds, speeds=(0, 1))
     pitches = [math.degrees(s[2]) for s in states]
     worst = max(pitches, key=abs)
-    return Dip(ahead, worst, pitches[-1], runaway)
+    every = round(SAMPLE / STEP)
+    samples = ((0.0, 0.0),) + tuple((round((i + 1) * STEP, 6), p) for i, p in enumerate(pitches)
+                                    if (i + 1) % every == 0)
+    return Dip(ahead, worst, pitches[-1], runaway, samples)
 
 
 def _integrate(rates, size: int, seconds: float, speeds: tuple) -> tuple:

@@ -325,7 +325,7 @@ def test_the_rating_is_left_out_when_a_pack_does_not_give_one():
 
 def test_a_state_the_battery_gives_only_in_part_is_said_so():
     """One propeller at full throttle, the other not: 'short of it', not 'full throttle'."""
-    from bluerobotics_parts.cli.info import _endurance
+    from bluerobotics_parts.figures.predicted import _endurance
     from bluerobotics_parts.physics import allocation, power
 
     resolved = pipeline.resolve_config(CONFIG_DIR / 'blueboat.yaml')

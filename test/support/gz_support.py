@@ -21,39 +21,30 @@ with its ``sim`` 8.x, and ``gz.sim8``, ``gz.transport13``, ``gz.msgs10``, ``gz.m
 them on the default Python path; a source build's setup script on PYTHONPATH). Where a piece
 is missing, the tests that need it skip with a reason naming it and how to get it.
 
-``simulate`` runs one scenario in a fresh process (this file run as a script): the composed
-URDF is converted by SDFormat 14 exactly as gz-sim loads a URDF, put into the shipped world
-config/worlds/water.sdf (read, not copied: the systems the scenarios do not read, which need
-rendering or sensors, are taken out: Sensors, Imu, Magnetometer, NavSat; and the real-time
-factor is set to 0 so it runs as fast as it can, plus the step size when a scenario asks), and
-stepped by ``gz.sim8.TestFixture``. Thrust commands go through gz-transport to the Thruster
-systems, as the bridge sends them; pose disturbances go through the model's world-pose
-command. The base link's pose and velocities (and chosen joints' velocities) come back sampled
-in time.
+``simulate`` runs one scenario as ``validate`` does (bluerobotics_parts/gazebo/scenario.py):
+the composed URDF converted by SDFormat 14 as a launch spawns it, in the shipped world
+config/worlds/water.sdf without the systems that render or serve sensors, as fast as it
+goes, in a process of its own; thrust through gz-transport to the Thruster systems. The base
+link's pose and velocities (and chosen joints') come back sampled in time.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import math
 import os
 from pathlib import Path
 import shutil
 import subprocess
 import sys
-import tempfile
-from xml.etree import ElementTree
 
 REPO = Path(__file__).resolve().parents[2]
 WORLD = REPO / 'config' / 'worlds' / 'water.sdf'
 SENSORS_SYSTEM = 'gz::sim::systems::Sensors'
-# The world systems the scenarios use; the shipped world's others (Sensors, which renders, and
-# the IMU, Magnetometer and NavSat systems of the sensor parts) are taken out of the test world:
-# nothing here reads them, and a headless server without rendering could not load them.
-HEADLESS_SYSTEMS = frozenset(f'gz::sim::systems::{name}' for name in (
-    'Physics', 'UserCommands', 'SceneBroadcaster', 'Buoyancy', 'Hydrodynamics', 'Thruster',
-    'OdometryPublisher', 'JointStatePublisher', 'PosePublisher', 'ApplyLinkWrench'))
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+# the runner is the package's (validate runs it too); these names stay for the tests
+from bluerobotics_parts.gazebo.scenario import (  # noqa: E402,F401,I100,I202
+    derived_world, HEADLESS_SYSTEMS, Trace)
 MODULES = ('gz.sim8', 'gz.transport13', 'gz.msgs10', 'gz.math7', 'sdformat14')
 GET_GZ = ('install Gazebo Harmonic (https://gazebosim.org/docs/harmonic/install; with ROS 2 '
           'Jazzy: ros-jazzy-ros-gz) with its Python bindings (python3-gz-sim8, '
@@ -157,192 +148,19 @@ def environment(folder: Path) -> dict:
     return env
 
 
-class Trace:
-    """
-    What a simulation recorded.
-
-    per sample, time (s), base link pose (x y z m, roll pitch yaw deg), world linear velocity
-    (m/s), world angular velocity (rad/s), joint velocities.
-    """
-
-    def __init__(self, data: dict):
-        self.data = data
-        self.time = data['time']
-        self.pose = data['pose']
-        self.velocity = data['velocity']
-        self.angular = data['angular']
-        self.joints = data['joints']
-        self.positions = data['positions']  # joint -> positions (rad or m), per sample
-        self.wall = data['wall']
-
-    def at(self, t: float) -> int:
-        """Return the index of the first sample at or after time t."""
-        return next(i for i, s in enumerate(self.time) if s >= t - 1e-9)
-
-    def window(self, start: float, end: float) -> range:
-        return range(self.at(start), self.at(end) if end < self.time[-1] else len(self.time))
-
-    def angle(self, i: int, axis: str) -> float:
-        return self.pose[i][3 + 'rpy'.index(axis)]
-
-    def surge(self, i: int) -> float:
-        """Velocity along the base link's heading (m/s)."""
-        yaw = math.radians(self.pose[i][5])
-        vx, vy = self.velocity[i][:2]
-        return vx * math.cos(yaw) + vy * math.sin(yaw)
-
-
 def simulate(urdf: Path, seconds: float, events=(), step: float = 0.004,
              spawn=(0, 0, 0, 0, 0, 0), sample: float = 0.05, joints=(),
              timeout: float = 600) -> Trace:
     """
-    Run the shipped world with the vehicle of a composed URDF for ``seconds`` of sim time.
+    Run the shipped world with the vehicle of a composed URDF (gazebo/scenario.py, as validate).
 
-    ``events``: dicts with ``t`` (s) and either ``thrust`` ({gz topic: N}, held until changed)
-    or ``tilt`` ([roll, pitch] in degrees added to the pose at that moment). ``spawn``: x y z
-    roll pitch yaw (m, deg) of the model. Returns the Trace; a failed run raises with its log.
+    Skips without Gazebo Harmonic; a failed run raises AssertionError with its log.
     """
     require()
-    with tempfile.TemporaryDirectory(prefix='gz_run_') as temporary:
-        folder = Path(temporary)
-        spec = {'urdf': str(urdf), 'seconds': seconds, 'events': list(events), 'step': step,
-                'spawn': list(spawn), 'sample': sample, 'joints': list(joints),
-                'world': str(WORLD), 'folder': str(folder), 'result': str(folder / 'trace.json')}
-        (folder / 'spec.json').write_text(json.dumps(spec), encoding='utf-8')
-        run = subprocess.run([sys.executable, __file__, str(folder / 'spec.json')],
-                             env=environment(folder), capture_output=True, text=True,
-                             stdin=subprocess.DEVNULL, timeout=timeout)
-        result = folder / 'trace.json'
-        if run.returncode != 0 or not result.is_file():
-            raise AssertionError(f'the simulation failed (exit {run.returncode}):\n'
-                                 + (run.stdout + run.stderr)[-4000:])
-        return Trace(json.loads(result.read_text(encoding='utf-8')))
+    from bluerobotics_parts.gazebo.scenario import ScenarioError, simulate as scenario
 
-
-# -- the runner (this file as a script, in the simulation's own process) -------------------------
-
-def derived_world(world_file: str, model: ElementTree.Element, step: float) -> ElementTree.Element:
-    """
-    Return the shipped world with ``model`` in it, without the systems the headless build lacks.
-
-    Stepped at ``step``, as fast as it goes (a real-time factor of 0).
-    """
-    tree = ElementTree.parse(world_file)
-    world = tree.getroot().find('world')
-    for plugin in world.findall('plugin'):
-        if plugin.get('name') not in HEADLESS_SYSTEMS:
-            world.remove(plugin)
-    physics = world.find('physics')
-    physics.find('max_step_size').text = repr(step)
-    physics.find('real_time_factor').text = '0'  # as fast as it can (SimulationRunner.cc)
-    world.append(model)
-    return tree.getroot()
-
-
-def _run(spec: dict) -> None:
-    import time
-
-    import gz.math7 as gzmath
-    from gz.msgs10.double_pb2 import Double
-    from gz.sim8 import Joint, Link, Model, TestFixture, World, world_entity
-    import gz.transport13 as transport
-
-    from bluerobotics_parts.gazebo.spawned_model import gazebo_sdf
-
-    # what the launch spawns: SDFormat 14's conversion (gz sdf -p) with the added mass folded
-    sdf = gazebo_sdf(Path(spec['urdf']).read_text(encoding='utf-8'))
-    model = ElementTree.fromstring(sdf).find('model')
-    x, y, z, roll, pitch, yaw = spec['spawn']
-    # a model <pose> the conversion may write is replaced: a second one would be ignored
-    placed = model.find('pose')
-    if placed is None:
-        placed = ElementTree.SubElement(model, 'pose')
-    placed.attrib.clear()
-    placed.text = f'{x} {y} {z} {math.radians(roll)} {math.radians(pitch)} {math.radians(yaw)}'
-    world = derived_world(spec['world'], model, spec['step'])
-    world_file = Path(spec['folder']) / 'world.sdf'
-    world_file.write_bytes(ElementTree.tostring(world))
-    name = model.get('name')
-
-    fixture = TestFixture(str(world_file))
-    state = {'link': None, 'model': None, 'joints': {}, 'tilt': None}
-    trace = {'time': [], 'pose': [], 'velocity': [], 'angular': [],
-             'joints': {j: [] for j in spec['joints']},
-             'positions': {j: [] for j in spec['joints']}}
-    step = spec['step']
-    every = max(1, round(spec['sample'] / step))
-
-    def pre_update(info, ecm):
-        if state['link'] is None:
-            state['model'] = Model(World(world_entity(ecm)).model_by_name(ecm, name))
-            state['link'] = Link(state['model'].link_by_name(ecm, 'base_link'))
-            state['link'].enable_velocity_checks(ecm, True)
-            for joint in spec['joints']:
-                state['joints'][joint] = Joint(state['model'].joint_by_name(ecm, joint))
-                state['joints'][joint].enable_velocity_check(ecm, True)
-                state['joints'][joint].enable_position_check(ecm, True)
-        if state['tilt'] is not None:
-            pose = state['link'].world_pose(ecm)
-            rot = pose.rot()
-            turned = gzmath.Pose3d(pose.pos().x(), pose.pos().y(), pose.pos().z(),
-                                   rot.roll() + math.radians(state['tilt'][0]),
-                                   rot.pitch() + math.radians(state['tilt'][1]), rot.yaw())
-            state['model'].set_world_pose_cmd(ecm, turned)
-            state['tilt'] = None
-
-    def post_update(info, ecm):
-        if info.iterations % every:
-            return
-        link = state['link']
-        pose, linear, angular = (link.world_pose(ecm), link.world_linear_velocity(ecm),
-                                 link.world_angular_velocity(ecm))
-        rot = pose.rot()
-        trace['time'].append(info.iterations * step)
-        trace['pose'].append([pose.pos().x(), pose.pos().y(), pose.pos().z(),
-                              math.degrees(rot.roll()), math.degrees(rot.pitch()),
-                              math.degrees(rot.yaw())])
-        trace['velocity'].append([linear.x(), linear.y(), linear.z()] if linear else None)
-        trace['angular'].append([angular.x(), angular.y(), angular.z()] if angular else None)
-        for joint, handle in state['joints'].items():
-            speed, position = handle.velocity(ecm), handle.position(ecm)
-            trace['joints'][joint].append(speed[0] if speed else None)
-            trace['positions'][joint].append(position[0] if position else None)
-
-    fixture.on_pre_update(pre_update)
-    fixture.on_post_update(post_update)
-    fixture.finalize()
-    server = fixture.server()
-    node = transport.Node()
-    publishers, thrust = {}, {}
-    events = sorted(spec['events'], key=lambda e: e['t'])
-    chunk = max(1, round(0.1 / step))
-    total = round(spec['seconds'] / step)
-    started, done = time.monotonic(), 0
-    while done < total:
-        now = done * step
-        changed = False
-        while events and events[0]['t'] <= now + 1e-9:
-            event = events.pop(0)
-            if 'thrust' in event:
-                thrust.update(event['thrust'])
-                changed = True
-            if 'tilt' in event:
-                state['tilt'] = event['tilt']
-        for topic, value in thrust.items():  # repeated: a first message may precede discovery
-            if topic not in publishers:
-                publishers[topic] = node.advertise(topic, Double)
-                time.sleep(0.3)  # discovery
-            message = Double()
-            message.data = float(value)
-            publishers[topic].publish(message)
-        if changed:
-            time.sleep(0.05)  # let a changed command reach the Thruster before stepping
-        steps = min(chunk, total - done)
-        server.run(True, steps, False)
-        done += steps
-    trace['wall'] = time.monotonic() - started
-    Path(spec['result']).write_text(json.dumps(trace), encoding='utf-8')
-
-
-if __name__ == '__main__':
-    _run(json.loads(Path(sys.argv[1]).read_text(encoding='utf-8')))
+    try:
+        return scenario(urdf, seconds, events, step=step, spawn=spawn, sample=sample,
+                        joints=joints, world=WORLD, timeout=timeout)
+    except ScenarioError as error:
+        raise AssertionError(str(error)) from None
