@@ -235,6 +235,12 @@ def cmd_render(args) -> int:
     return render(args)
 
 
+def cmd_validate(args) -> int:
+    from .validate import run as validate
+
+    return validate(args)
+
+
 def cmd_schema(args) -> int:
     from ..assembly.schema import schema_text
 
@@ -244,7 +250,7 @@ def cmd_schema(args) -> int:
 
 #: The subcommands, in the order ``--help`` lists them (parser() defines each).
 COMMANDS = ('parts', 'urdf', 'tree', 'check', 'build', 'bridge', 'export', 'verify', 'info',
-            'render', 'schema', 'new')
+            'render', 'validate', 'schema', 'new')
 
 
 class _Unused:
@@ -360,6 +366,16 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     vehicle_name(sub)
     sub.add_argument('--water', type=water_arg, metavar='WATER', help='sea, fresh or a density '
                      "in kg/m^3 (default: the config's water:, else sea)")
+
+    sub = command('validate', cmd_validate, 'how close the simulated vehicle is to the real one: '
+                  'a report (Markdown and HTML) and plots of each figure published, predicted '
+                  'and, where Gazebo Harmonic is installed, measured in a headless run')
+    sub.add_argument('config', type=config_arg)
+    sub.add_argument('-o', '--output', required=True, metavar='DIR',
+                     help='the folder for report.md, report.html and the plots')
+    sub.add_argument('--no-gazebo', action='store_true',
+                     help='leave the simulated column empty (no Gazebo run)')
+    vehicle_name(sub)
 
     sub = command('render', cmd_render, 'draw the assembled vehicle (PNG or SVG): its parts, '
                   'every slot and part frame, the water line, a metre scale; no ROS needed')

@@ -151,6 +151,10 @@ HYDROSTATICS_FIELDS = {
     'spawn_depth': kinds.number(nonnegative=True).described(
         'm below the surface a launch spawns it (z:=auto); 0 for a boat'),
     'top_speed': _POSITIVE.described('m/s, published, full ahead'),
+    'mass': _POSITIVE.described('kg, published, the vehicle as it ships (validate compares)'),
+    'bollard_thrust': _POSITIVE.described('kgf, published, full ahead at rest'),
+    'bollard_thrust_lateral': _POSITIVE.described('kgf, published, full sideways at rest'),
+    'bollard_thrust_vertical': _POSITIVE.described('kgf, published, full up or down at rest'),
     'top_speed_fitted': kinds.boolean().described(
         'true: the surge damping (hydrodynamics) is fitted to top_speed')}
 HYDROSTATICS_KEYS = tuple(HYDROSTATICS_FIELDS)
