@@ -51,6 +51,7 @@ class Row:
     predicted: float | None = None
     simulated: float | None = None
     notes: dict = field(default_factory=dict)  # column -> why it is empty
+    fitted: bool = False  # the model is fitted to the published figure: no independent check
 
     def cell(self, column: str) -> str:
         value = {'published': self.published.value if self.published else None,
@@ -61,6 +62,8 @@ class Row:
         if column == 'published' and self.published.given and \
                 self.published.given != f'{value:g} {self.unit}':
             text += f' ({self.published.given})'
+        if column == 'predicted' and self.fitted:
+            text += ' (fitted to the published figure)'
         return text
 
 
@@ -101,11 +104,11 @@ def report(build, info: Info, traces: dict | None, no_gazebo_reason: str,
     rows = []
 
     def add(label, unit, digits, key=None, predicted=None, why_not_predicted='',
-            simulated=(None, GIVEN)):
+            simulated=(None, GIVEN), fitted=False):
         value, why = simulated
         notes = {'simulated': why, 'predicted': why_not_predicted}
         rows.append(Row(label, unit, digits, figures.get(key) if key else None, predicted,
-                        value, notes))
+                        value, notes, fitted))
 
     add('mass', 'kg', 2, 'mass', info.mass)
     add('net buoyancy wholly submerged (+: it rises)' if info.trim.dives else
@@ -129,7 +132,8 @@ def report(build, info: Info, traces: dict | None, no_gazebo_reason: str,
     ahead, astern = (info.runs + (None, None))[:2]
     no_model = 'no Hydrodynamics coefficients or propellers: no run to predict'
     add('top speed ahead', 'm/s', 3, 'top_speed', ahead.final_speed if ahead else None,
-        no_model, measured('ahead', sim.surge_speed))
+        no_model, measured('ahead', sim.surge_speed),
+        fitted=bool(info.published and info.published.get('fitted')))
     add('top speed astern', 'm/s', 3, None, astern.final_speed if astern else None, no_model,
         measured('astern', sim.surge_speed))
     add('time to 63% of the top speed, ahead', 's', 2, None,
@@ -145,7 +149,7 @@ def report(build, info: Info, traces: dict | None, no_gazebo_reason: str,
     if info.dips:
         add('worst pitch in the run ahead (+: bow down)', 'deg', 1, None, info.dips[0].worst,
             '', measured('ahead', sim.worst_pitch))
-        add('depth change in the run ahead (+: up)', 'm', 3, None, None,
+        add('height change in the run ahead (+: up)', 'm', 3, None, None,
             'the pitch model leaves heave out', measured('ahead', sim.depth_change))
     if info.allocator is not None:
         for axis, key, label, unit in ((0, 'surge', 'thrust ahead at rest (bollard)', 'N'),

@@ -73,20 +73,25 @@ def missing(firmware: str) -> str | None:
     return None
 
 
-def fly(config, steps: list, timeout: float = 600) -> dict:
+def fly(config, steps: list, timeout: float = 600, mission: list | None = None) -> dict:
     """
     Fly ``config`` through ``steps`` and return what happened.
 
     A step is ``{'seconds': s, 'stick': {...}}``: for ArduSub MANUAL_CONTROL's x, y, z, r
-    (-1000 to 1000, z 0 to 1000), for ArduRover RC channels (``{'1': pwm, '3': pwm}``). The
-    result: ``armed_after`` (s), and per step the true pose at its start and end (x, y, z m,
-    yaw deg unwrapped: it counts whole turns) and ``turned``, the largest heading change on
-    the way (deg). Each flight takes a SITL instance whose ports are free (free_instance).
+    (-1000 to 1000, z 0 to 1000), for ArduRover RC channels (``{'1': pwm, '3': pwm}``); with
+    ``'mode': NAME`` the step first switches to that flight mode (ArduPilot's name: ALT_HOLD,
+    STABILIZE, ACRO, AUTO...) and waits until the autopilot reports it. ``mission``: waypoints
+    as (east, north) metres from the start, uploaded before arming, for AUTO. The result:
+    ``armed_after`` (s), and per step the true pose at its start and end (x, y, z m, roll,
+    pitch, yaw deg, yaw unwrapped: it counts whole turns), ``turned``, the largest heading
+    change on the way (deg), ``worst_roll``/``worst_pitch`` (deg, the largest magnitude),
+    ``depth_spread`` (m, the largest change of z from the step's start) and ``track``
+    ([t, x, y] every 0.25 s). Each flight takes a SITL instance whose ports are free.
     """
     with tempfile.TemporaryDirectory(prefix='sitl_flight_') as temporary:
         folder = Path(temporary)
         spec = {'config': str(config), 'steps': steps, 'folder': str(folder),
-                'result': str(folder / 'result.json')}
+                'result': str(folder / 'result.json'), 'mission': mission or []}
         (folder / 'spec.json').write_text(json.dumps(spec), encoding='utf-8')
         run = subprocess.run([sys.executable, __file__, str(folder / 'spec.json')],
                              capture_output=True, text=True, stdin=subprocess.DEVNULL,
@@ -144,7 +149,7 @@ def _flight(spec: dict) -> None:
     frame = build.autopilot.frame
     binary = sitl.find_binary(frame.firmware)
     command = sitl.command(binary, sitl.find_defaults(binary, frame.defaults),
-                           folder / ARDUPILOT_FILE, instance, (33.8468, -118.3985, 0.0, 0.0))
+                           folder / ARDUPILOT_FILE, instance, (*HOME, 0.0, 0.0))
     processes = []
     try:
         with open(folder / 'gz.log', 'w') as log:
@@ -155,7 +160,8 @@ def _flight(spec: dict) -> None:
             processes.append(subprocess.Popen(command, cwd=folder, stdout=log,
                                               stderr=subprocess.STDOUT,
                                               stdin=subprocess.DEVNULL, start_new_session=True))
-        result = _pilot(build, frame.firmware, spec['steps'], sitl.endpoint(instance))
+        result = _pilot(build, frame.firmware, spec['steps'], sitl.endpoint(instance),
+                        spec.get('mission') or [])
     finally:
         for process in processes:
             try:
@@ -206,7 +212,11 @@ def free_instance() -> int:
     raise AssertionError('no SITL instance from 1 to 40 has its ports free here')
 
 
-def _pilot(build, firmware: str, steps: list, endpoint: str) -> dict:
+HOME = (33.8468, -118.3985)  # lat, lon: where SITL starts (the world's origin)
+EARTH_RADIUS = 6378137.0  # m, WGS-84 equatorial: metres to degrees for waypoints near home
+
+
+def _pilot(build, firmware: str, steps: list, endpoint: str, mission: list) -> dict:
     import gz.transport13 as transport
     from gz.msgs10.odometry_pb2 import Odometry
     from pymavlink import mavutil
@@ -215,10 +225,12 @@ def _pilot(build, firmware: str, steps: list, endpoint: str) -> dict:
 
     def on_odometry(message):
         p, q = message.pose.position, message.pose.orientation
+        roll = math.degrees(math.atan2(2 * (q.w * q.x + q.y * q.z), 1 - 2 * (q.x ** 2 + q.y ** 2)))
+        pitch = math.degrees(math.asin(max(-1.0, min(1.0, 2 * (q.w * q.y - q.z * q.x)))))
         yaw = math.degrees(math.atan2(2 * (q.w * q.z + q.x * q.y), 1 - 2 * (q.y ** 2 + q.z ** 2)))
         if 'yaw' in pose:  # unwrapped: a turn past 180 deg keeps counting
             yaw += 360.0 * round((pose['yaw'] - yaw) / 360.0)
-        pose.update(x=p.x, y=p.y, z=p.z, yaw=yaw)
+        pose.update(x=p.x, y=p.y, z=p.z, roll=roll, pitch=pitch, yaw=yaw)
 
     node = transport.Node()
     node.subscribe(Odometry, f'/model/{build.name}/odometry', on_odometry)
@@ -233,6 +245,8 @@ def _pilot(build, firmware: str, steps: list, endpoint: str) -> dict:
             time.sleep(1)
     link.wait_heartbeat(timeout=60)
     texts = []
+    if mission:
+        _upload(link, mission, texts)
     armed_after, started = None, time.monotonic()
     while armed_after is None and time.monotonic() - started < 180:
         link.set_mode(link.mode_mapping()['MANUAL'])
@@ -265,17 +279,89 @@ def _pilot(build, firmware: str, steps: list, endpoint: str) -> dict:
 
     flown = []
     for step in steps:
+        if 'mode' in step:
+            _switch(link, step['mode'], texts, lambda: send(step['stick']))
         before = dict(pose)
-        turned = 0.0  # the largest heading change on the way, deg
-        until = time.monotonic() + step['seconds']
+        turned = worst_roll = worst_pitch = spread = 0.0
+        track, begun, sampled = [], time.monotonic(), -1.0
+        until = begun + step['seconds']
         while time.monotonic() < until:
             send(step['stick'])
-            while link.recv_match(blocking=False):
-                pass
+            while True:
+                message = link.recv_match(blocking=False)
+                if message is None:
+                    break
+                if message.get_type() == 'STATUSTEXT':
+                    texts.append(message.text)
             time.sleep(0.05)
+            now = time.monotonic() - begun
             turned = max(turned, abs(pose['yaw'] - before['yaw']))
-        flown.append({'start': before, 'end': dict(pose), 'turned': turned})
+            worst_roll = max(worst_roll, abs(pose['roll']))
+            worst_pitch = max(worst_pitch, abs(pose['pitch']))
+            spread = max(spread, abs(pose['z'] - before['z']))
+            if now - sampled >= 0.25:
+                track.append([round(now, 2), pose['x'], pose['y']])
+                sampled = now
+        flown.append({'start': before, 'end': dict(pose), 'turned': turned,
+                      'worst_roll': worst_roll, 'worst_pitch': worst_pitch,
+                      'depth_spread': spread, 'track': track, 'mode': step.get('mode')})
     return {'armed_after': armed_after, 'steps': flown, 'texts': texts[-30:]}
+
+
+def _switch(link, mode: str, texts: list, keep_sticks, timeout: float = 20.0) -> None:
+    """Switch to ``mode`` and wait until the heartbeat reports it (sticks kept alive)."""
+    wanted = link.mode_mapping()[mode]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        link.set_mode(wanted)
+        until = time.monotonic() + 1.0
+        while time.monotonic() < until:
+            keep_sticks()
+            message = link.recv_match(blocking=True, timeout=0.1)
+            if message is None:
+                continue
+            if message.get_type() == 'STATUSTEXT':
+                texts.append(message.text)
+            if message.get_type() == 'HEARTBEAT' and \
+                    message.get_srcSystem() == link.target_system and \
+                    message.custom_mode == wanted:
+                return
+    raise AssertionError(f'the autopilot did not enter {mode}; it said: '
+                         + ' | '.join(texts[-20:]))
+
+
+def _upload(link, waypoints: list, texts: list, timeout: float = 30.0) -> None:
+    """Upload a mission: home, then each (east, north) point as a waypoint (MISSION_ITEM_INT)."""
+    from pymavlink import mavutil
+
+    mavlink = mavutil.mavlink
+    items = [(0.0, 0.0)] + [tuple(point) for point in waypoints]  # item 0 is home
+    link.mav.mission_count_send(link.target_system, link.target_component, len(items),
+                                mavlink.MAV_MISSION_TYPE_MISSION)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = link.recv_match(type=['MISSION_REQUEST_INT', 'MISSION_REQUEST', 'MISSION_ACK',
+                                        'STATUSTEXT'], blocking=True, timeout=1.0)
+        if message is None:
+            continue
+        kind = message.get_type()
+        if kind == 'STATUSTEXT':
+            texts.append(message.text)
+        elif kind == 'MISSION_ACK':
+            if message.type != mavlink.MAV_MISSION_ACCEPTED:
+                raise AssertionError(f'the mission was refused ({message.type})')
+            return
+        else:
+            east, north = items[message.seq]
+            lat = HOME[0] + math.degrees(north / EARTH_RADIUS)
+            lon = HOME[1] + math.degrees(east / (EARTH_RADIUS * math.cos(math.radians(HOME[0]))))
+            link.mav.mission_item_int_send(
+                link.target_system, link.target_component, message.seq,
+                mavlink.MAV_FRAME_GLOBAL_RELATIVE_ALT_INT, mavlink.MAV_CMD_NAV_WAYPOINT,
+                0, 1, 0, 0, 0, 0, int(lat * 1e7), int(lon * 1e7), 0.0,
+                mavlink.MAV_MISSION_TYPE_MISSION)
+    raise AssertionError('the mission upload timed out; the autopilot said: '
+                         + ' | '.join(texts[-20:]))
 
 
 if __name__ == '__main__':
