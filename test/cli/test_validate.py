@@ -68,8 +68,8 @@ def test_the_committed_reports_match_the_models_of_today(validated):
     then = rows(text)
     assert sorted(then) == sorted(now), 'rows changed: run tools/make_validation_docs.py'
     for figure, cells in now.items():
-        assert then[figure][:3] == cells[:3], (figure, then[figure], cells,
-                                              'run tools/make_validation_docs.py')
+        stale = (figure, then[figure], cells, 'run tools/make_validation_docs.py')
+        assert then[figure][:3] == cells[:3], stale
         assert not then[figure][3].startswith('- (Gazebo not run'), (figure, then[figure])
     index = (REPO / 'docs' / 'validation' / 'README.md').read_text(encoding='utf-8')
     assert f'[{name}/report.md]({name}/report.md)' in index
