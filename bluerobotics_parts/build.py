@@ -90,7 +90,7 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
         limits = propulsion.thrust_limits(record, catalogue)
         extra = (ardupilot_plugin.plugin_block(wiring, names, limits, instance),
                  ardupilot_plugin.imu_block(record.base.name))
-        parm = ardupilot_parameters.parm_text(wiring, resolved.name)
+        parm = ardupilot_parameters.parm_text(wiring, resolved.name, vehicle)
     composed = composition.compose_tree(resolved.tree, record, names, catalogue, release,
                                         current=current, extra=extra,
                                         water=resolved.config.water)

@@ -164,7 +164,10 @@ KINDS = {kind.section: kind for kind in (
         # gz has no water pressure sensor: the converter computes it from the odometry
         'pressure', 'pressure',
         {'frame': FRAME.described("the part's frame at its pressure port"), **_RATE,
-         'max_pressure': _positive('Pa: the highest pressure it reports')},
+         'max_pressure': _positive('Pa: the highest pressure it reports'),
+         'depth_resolution': _positive('m: the smallest change of depth it resolves (the '
+                                       "noise ArduPilot SITL's simulated depth sensor is given)")},
+        optional=('depth_resolution',),
         streams=(Stream('pressure', 'sensor_msgs/msg/FluidPressure'),),
         converter='pose_to_pressure',
         rviz=(('rviz_default_plugins/FluidPressure', 'pressure'),)),

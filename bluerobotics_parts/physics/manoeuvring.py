@@ -247,16 +247,20 @@ def pitch_body(vehicle, shapes: list, limits: dict, coefficients: dict,
                      added.get('qq', 0.0), damping, thrusters)
 
 
-def dip(body: PitchBody, ahead: bool = True, seconds: float = 30.0) -> Dip:
+def dip(body: PitchBody, ahead: bool = True, seconds: float = 30.0,
+        throttle: float = 1.0) -> Dip:
     """
     Return the pitch of a run from rest, every propeller at its limit, in surge and pitch.
+
+    ``throttle``: the fraction of that limit each propeller gives (an autopilot's pilot gain
+    at full stick: ArduSub's default is half).
 
     About the origin, z up, pitch + bow down: the rigid body couples surge and pitch through
     the height of its centre of gravity (m z_G); the added mass acts at the origin, where
     Gazebo takes it; weight and buoyancy tilt with the body; heave is left out (a submerged
     vehicle's vertical forces balance at its own slow rise or sink).
     """
-    surge, moment = body.pull(ahead)
+    surge, moment = (throttle * value for value in body.pull(ahead))
     m, (xg, zg), (xb, zb) = body.mass, body.centre, body.buoyancy_centre
     weight, lift = m * water.GRAVITY, body.buoyancy
     inverse = numpy.linalg.inv(numpy.array([

@@ -26,9 +26,10 @@ EXPECTED = {
     'blueboat.yaml': {'FRAME_CLASS': 2, 'SERVO1_FUNCTION': 73, 'SERVO3_FUNCTION': 74,
                       'SERVO1_MIN': 1100, 'SERVO1_MAX': 1900, 'SERVO1_TRIM': 1500,
                       'SERVO3_MIN': 1100, 'SERVO3_MAX': 1900, 'SERVO3_TRIM': 1500},
-    'bluerov2.yaml': {'FRAME_CONFIG': 1, 'MOT_PWM_MIN': 1100, 'MOT_PWM_MAX': 1900,
-                      **{f'SERVO{n}_FUNCTION': 32 + n for n in range(1, 7)}},
-    'bluerov2_heavy.yaml': {'FRAME_CONFIG': 2, 'MOT_PWM_MIN': 1100, 'MOT_PWM_MAX': 1900,
+    'bluerov2.yaml': {'FRAME_CONFIG': 1, 'SIM_BARO_RND': 0.002, 'MOT_PWM_MIN': 1100,
+                      'MOT_PWM_MAX': 1900, **{f'SERVO{n}_FUNCTION': 32 + n for n in range(1, 7)}},
+    'bluerov2_heavy.yaml': {'FRAME_CONFIG': 2, 'SIM_BARO_RND': 0.002, 'MOT_PWM_MIN': 1100,
+                            'MOT_PWM_MAX': 1900,
                             **{f'SERVO{n}_FUNCTION': 32 + n for n in range(1, 9)}},
 }
 
@@ -68,6 +69,11 @@ DEFINITIONS = (
     (r'MOT_PWM_(?P<field>MIN|MAX)', 'ardusub', [
         ('ArduSub/Parameters.cpp', r'GOBJECT\(motors,\s*"MOT_"'),
         ('libraries/AP_Motors/AP_MotorsMulticopter.cpp', r'AP_GROUPINFO\("PWM_{field}"')]),
+    (r'SIM_BARO_RND', 'ardusub', [
+        ('ArduSub/Parameters.cpp', r'GOBJECT\(sitl,\s*"SIM_"'),
+        ('libraries/SITL/SITL*.cpp', r'AP_SUBGROUPINFO\(baro\[0\],\s*"BARO_"'),
+        # SITL.cpp at ArduSub-4.5.3, SITL_Baro.cpp at Rover-4.6.2
+        ('libraries/SITL/SITL*.cpp', r'AP_GROUPINFO\("RND",\s*1,\s*SIM::BaroParm')]),
     (r'FRAME_CLASS', 'ardurover', [('Rover/Parameters.cpp', r'AP_GROUPINFO\("FRAME_CLASS"')]),
     (r'SERVO(?P<n>\d+)_(?P<field>FUNCTION|MIN|MAX|TRIM)', None, [
         ('{vehicle}/Parameters.cpp', r'AP_SUBGROUPINFO\(servo_channels,\s*"SERVO"'),
@@ -82,7 +88,7 @@ def ardupilot_source(firmware: str):
     Return an ArduPilot checkout to read, or None.
 
     ``ARDUPILOT_SOURCE`` when set, else the first folder above the SITL program holding
-    ``libraries/AP_Param`` (a waf build's build/sitl/bin/ is inside its checkout).
+    ``libraries/AP_Param/AP_Param.cpp`` (a waf build's build/sitl/bin/ is inside its checkout).
     """
     import os
     from pathlib import Path
@@ -93,7 +99,9 @@ def ardupilot_source(firmware: str):
     program = shutil.which(firmware)
     if program:
         candidates += list(Path(os.path.realpath(program)).parents)
-    return next((c for c in candidates if (c / 'libraries' / 'AP_Param').is_dir()), None)
+    # AP_Param.cpp: a waf build folder (build/sitl) has a libraries/AP_Param of objects too
+    return next((c for c in candidates
+                 if (c / 'libraries' / 'AP_Param' / 'AP_Param.cpp').is_file()), None)
 
 
 @pytest.mark.parametrize('config', sorted(EXPECTED))
@@ -115,9 +123,22 @@ def test_every_name_is_defined_in_arduPilots_own_source(config):
         assert rule is not None, f'{name}: no definition to look for'
         found, files = rule
         for path, definition in files:
-            text = (source / path.format(vehicle=vehicle)).read_text(errors='replace')
+            files = sorted(source.glob(path.format(vehicle=vehicle)))  # a pattern or a file
+            assert files, f'{name}: no {path} in {source}'
+            text = ''.join(f.read_text(errors='replace') for f in files)
             needle = definition.format(**found.groupdict())
             assert re.search(needle, text), f'{name}: {needle} not in {source / path}'
+
+
+def test_sitls_depth_sensor_gets_the_bar30s_resolution_as_its_noise():
+    """SITL's default (0.2 m, an air barometer's) kept ArduSub's depth hold 0.3 m off."""
+    built = build_gazebo(CONFIG_DIR / 'bluerov2.yaml', autopilot='ardupilot')
+    assert read_parm(built.ardupilot_parm)['SIM_BARO_RND'] == 0.002
+    bare = build_gazebo(CONFIG_DIR / 'bluerov2.yaml', autopilot='ardupilot')
+    assert parameters.depth_resolution(bare.vehicle) == 0.002
+    assert parameters.depth_resolution(None) is None  # no vehicle: nothing added
+    boat = build_gazebo(CONFIG_DIR / 'blueboat.yaml', autopilot='ardupilot')
+    assert 'SIM_BARO_RND' not in read_parm(boat.ardupilot_parm)
 
 
 def test_build_writes_the_parameters_beside_the_urdf_and_says_how_to_fly(tmp_path):

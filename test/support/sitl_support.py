@@ -81,12 +81,14 @@ def fly(config, steps: list, timeout: float = 600, mission: list | None = None) 
     (-1000 to 1000, z 0 to 1000), for ArduRover RC channels (``{'1': pwm, '3': pwm}``); with
     ``'mode': NAME`` the step first switches to that flight mode (ArduPilot's name: ALT_HOLD,
     STABILIZE, ACRO, AUTO...) and waits until the autopilot reports it. ``mission``: waypoints
-    as (east, north) metres from the start, uploaded before arming, for AUTO. The result:
+    as (east, north) metres from the start, uploaded once armed, for AUTO. The result:
     ``armed_after`` (s), and per step the true pose at its start and end (x, y, z m, roll,
     pitch, yaw deg, yaw unwrapped: it counts whole turns), ``turned``, the largest heading
     change on the way (deg), ``worst_roll``/``worst_pitch`` (deg, the largest magnitude),
     ``depth_spread`` (m, the largest change of z from the step's start) and ``track``
-    ([t, x, y] every 0.25 s). Each flight takes a SITL instance whose ports are free.
+    ([t, x, y, z, pitch, the autopilot's z estimate] every 0.25 s). Each flight takes a SITL
+    instance whose ports are free. ``SITL_SUPPORT_PARAMETERS`` (JSON name -> value) sets
+    parameters before arming, to try one without rebuilding.
     """
     with tempfile.TemporaryDirectory(prefix='sitl_flight_') as temporary:
         folder = Path(temporary)
@@ -245,8 +247,9 @@ def _pilot(build, firmware: str, steps: list, endpoint: str, mission: list) -> d
             time.sleep(1)
     link.wait_heartbeat(timeout=60)
     texts = []
-    if mission:
-        _upload(link, mission, texts)
+    for name, value in (os.environ.get('SITL_SUPPORT_PARAMETERS') or {}) and \
+            json.loads(os.environ['SITL_SUPPORT_PARAMETERS']).items():
+        link.param_set_send(name, float(value))
     armed_after, started = None, time.monotonic()
     while armed_after is None and time.monotonic() - started < 180:
         link.set_mode(link.mode_mapping()['MANUAL'])
@@ -266,6 +269,8 @@ def _pilot(build, firmware: str, steps: list, endpoint: str, mission: list) -> d
                 armed_after = time.monotonic() - started
     if armed_after is None:
         raise AssertionError('never armed; the autopilot said: ' + ' | '.join(texts[-20:]))
+    if mission:  # once armed: straight after boot its mission store holds no item yet
+        _upload(link, mission, texts)
 
     def send(stick):
         if firmware == 'ardusub':
@@ -277,7 +282,7 @@ def _pilot(build, firmware: str, steps: list, endpoint: str, mission: list) -> d
             link.mav.rc_channels_override_send(link.target_system, link.target_component,
                                                *channels)
 
-    flown = []
+    flown, estimate = [], {}  # the autopilot's own height estimate, m above home
     for step in steps:
         if 'mode' in step:
             _switch(link, step['mode'], texts, lambda: send(step['stick']))
@@ -293,6 +298,10 @@ def _pilot(build, firmware: str, steps: list, endpoint: str, mission: list) -> d
                     break
                 if message.get_type() == 'STATUSTEXT':
                     texts.append(message.text)
+                elif message.get_type() == 'GLOBAL_POSITION_INT':
+                    estimate['z'] = message.relative_alt / 1000.0  # mm above home
+                elif message.get_type() in ('SCALED_PRESSURE', 'SCALED_PRESSURE2'):
+                    estimate[message.get_type()] = message.press_abs
             time.sleep(0.05)
             now = time.monotonic() - begun
             turned = max(turned, abs(pose['yaw'] - before['yaw']))
@@ -300,7 +309,8 @@ def _pilot(build, firmware: str, steps: list, endpoint: str, mission: list) -> d
             worst_pitch = max(worst_pitch, abs(pose['pitch']))
             spread = max(spread, abs(pose['z'] - before['z']))
             if now - sampled >= 0.25:
-                track.append([round(now, 2), pose['x'], pose['y']])
+                track.append([round(now, 2), pose['x'], pose['y'], pose['z'], pose['pitch'],
+                              estimate.get('z')])
                 sampled = now
         flown.append({'start': before, 'end': dict(pose), 'turned': turned,
                       'worst_roll': worst_roll, 'worst_pitch': worst_pitch,
@@ -348,8 +358,11 @@ def _upload(link, waypoints: list, texts: list, timeout: float = 30.0) -> None:
         if kind == 'STATUSTEXT':
             texts.append(message.text)
         elif kind == 'MISSION_ACK':
+            if getattr(message, 'mission_type', 0) != mavlink.MAV_MISSION_TYPE_MISSION:
+                continue  # another transfer's (fence, rally)
             if message.type != mavlink.MAV_MISSION_ACCEPTED:
-                raise AssertionError(f'the mission was refused ({message.type})')
+                raise AssertionError(f'the mission was refused: {message}; the autopilot said: '
+                                     + ' | '.join(texts[-20:]))
             return
         else:
             east, north = items[message.seq]
