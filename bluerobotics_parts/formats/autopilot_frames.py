@@ -35,6 +35,10 @@ from dataclasses import dataclass
 
 #: ArduPilot's axes, in the order of AP_Motors6DOF's factor columns.
 AXES = ('roll', 'pitch', 'yaw', 'throttle', 'forward', 'lateral')
+#: ArduSub scales the pilot's sticks by its gain, half at boot: full forward stick asks half the
+#: forward thrust (ArduSub-4.5.3 ArduSub/Parameters.cpp, GSCALAR(gain_default,
+#: "JS_GAIN_DEFAULT", 0.5); ArduSub/joystick.cpp, "rpyScale = 0.4*gain").
+ARDUSUB_PILOT_GAIN = 0.5
 
 
 @dataclass(frozen=True)

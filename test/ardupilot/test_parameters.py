@@ -131,7 +131,7 @@ def test_every_name_is_defined_in_arduPilots_own_source(config):
 
 
 def test_sitls_depth_sensor_gets_the_bar30s_resolution_as_its_noise():
-    """SITL's default (0.2 m, an air barometer's) kept ArduSub's depth hold 0.3 m off."""
+    """The default of SITL (0.2 m, an air barometer's) kept ArduSub's depth hold 0.3 m off."""
     built = build_gazebo(CONFIG_DIR / 'bluerov2.yaml', autopilot='ardupilot')
     assert read_parm(built.ardupilot_parm)['SIM_BARO_RND'] == 0.002
     bare = build_gazebo(CONFIG_DIR / 'bluerov2.yaml', autopilot='ardupilot')

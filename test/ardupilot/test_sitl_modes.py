@@ -26,6 +26,7 @@ plugin or Gazebo Harmonic is not installed (sitl_support.missing says which).
 
 import math
 
+from bluerobotics_parts.formats.autopilot_frames import ARDUSUB_PILOT_GAIN
 from conftest import CONFIG_DIR
 import pytest
 import sitl_support
@@ -48,19 +49,13 @@ def made_good(step) -> float:
     return math.hypot(end['x'] - start['x'], end['y'] - start['y'])
 
 
-#: ArduSub scales the pilot's sticks by its gain, half by default: full forward stick asks half
-#: of the forward thrust. ArduSub-4.5.3 ArduSub/Parameters.cpp, GSCALAR(gain_default,
-#: "JS_GAIN_DEFAULT", 0.5); ArduSub/joystick.cpp, "rpyScale = 0.4*gain" (1000 -> 400 * gain).
-PILOT_GAIN = 0.5
-
-
 def predicted_dip(config) -> float:
     """Return `info`'s worst pitch in the run ahead from rest at the pilot's gain (deg)."""
     from bluerobotics_parts.figures.predicted import vehicle_info
     from bluerobotics_parts.physics.manoeuvring import dip
 
     info = vehicle_info(CONFIG_DIR / config)
-    return dip(info.pitch_body, True, 10.0, throttle=PILOT_GAIN).worst
+    return dip(info.pitch_body, True, 10.0, throttle=ARDUSUB_PILOT_GAIN).worst
 
 
 def test_the_heavy_holds_level_and_depth_in_alt_hold_and_stabilize():

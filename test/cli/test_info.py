@@ -361,3 +361,20 @@ def test_a_state_the_battery_gives_only_in_part_is_said_so():
     Curves.most = {'motor_port': 30.0, 'motor_stbd': 30.0}
     (state,) = _endurance(battery, Curves(), Asked(), None, {})
     assert state.label.startswith('full ahead: full throttle, 60.0 N of surge')
+
+
+def test_an_rov_says_what_ardusubs_stabilised_modes_make_of_its_pitch():
+    """The MANUAL dip's unmeasured inputs; the Heavy held level, the BlueROV2 as its model."""
+    from bluerobotics_parts.physics.manoeuvring import dip
+
+    heavy = info_text(vehicle_info(CONFIG_DIR / 'bluerov2_heavy.yaml'))
+    assert "rest on the thrust line's height above the centre of gravity and on BG" in heavy
+    assert 'STABILIZE and ALT_HOLD hold it level: ArduSub Vectored_6DOF' in heavy
+    info = vehicle_info(CONFIG_DIR / 'bluerov2.yaml')
+    text = info_text(info)
+    half = dip(info.pitch_body, True, 10.0, throttle=0.5).worst  # JS_GAIN_DEFAULT
+    assert 8.0 < half < info.dips[0].worst  # half the thrust, less of a dip
+    assert ('no mode holds its pitch: ArduSub Vectored (FRAME_CONFIG 1) has no pitch '
+            'authority; at the default pilot gain (0.5) full forward stick pitches it '
+            f'{half:+.1f} deg') in text
+    assert 'pilot gain' not in info_text(vehicle_info(CONFIG_DIR / 'blueboat.yaml'))
