@@ -23,6 +23,7 @@ test/ardupilot/test_sitl_flight.py where it is installed.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 import time
@@ -101,3 +102,159 @@ def test_ros2_launch_starts_sitl_and_stops_it_cleanly(prefix, tmp_path):
     assert 'MAVLink on tcp:127.0.0.1:5760' in run.log
     assert os.path.isdir(tmp_path / 'run' / 'ros_home' / 'bluerobotics_parts' / 'bluerov2' /
                          'sitl')
+
+
+def _sitl_processes(under: Path) -> list:
+    """Return the pids of SITL programs whose working folder is inside ``under``."""
+    found = []
+    for entry in Path('/proc').iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            program = Path(os.readlink(entry / 'exe')).name
+            folder = os.readlink(entry / 'cwd')
+        except OSError:
+            continue
+        if program in ('ardusub', 'ardurover') and folder.startswith(str(under)):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize('stop', ['SIGTERM', 'SIGKILL'])
+def test_gazebo_stopped_first_leaves_no_sitl_and_the_next_launch_starts(prefix, tmp_path, stop):
+    """
+    Real programs: gz closed (SIGTERM) or crashed (SIGKILL) under a flying launch.
+
+    SITL, left without its physics, ignores SIGTERM; it must still be gone 15 s later, and a
+    second launch right after starts its own SITL on the same ports.
+    """
+    import signal
+
+    from test_launch_runs import GZ, RSP, vehicle
+    import sitl_support
+
+    real = ros_support.recorders(prefix)
+    reason = sitl_support.missing('ardusub') or (
+        None if real.get('create') and real.get('gz') else
+        'needs the real ros_gz_sim create and gz (ROS 2 Jazzy with ros_gz, Gazebo Harmonic)')
+    if reason:
+        pytest.skip(reason)
+    config = f'config:={CONFIG_DIR / "bluerov2.yaml"}'
+    for attempt in ('first', 'second'):  # the second finds the ports the first held free
+        run = vehicle(tmp_path / attempt, prefix, config, 'autopilot:=ardupilot', 'gui:=false',
+                      f'world:={ros_support.headless_world(tmp_path)}')
+        try:
+            run.wait_for([RSP, GZ])
+            deadline = time.monotonic() + 90
+            while not _sitl_processes(tmp_path / attempt):
+                assert time.monotonic() < deadline and run.process.poll() is None, run.log
+                time.sleep(0.5)
+            time.sleep(5)  # SITL connected and flying
+            for record in run.records_of(*GZ):
+                os.kill(record['pid'], getattr(signal, stop))
+            time.sleep(15)
+            left = _sitl_processes(tmp_path / attempt)
+            assert not left, f'{attempt} launch: SITL {left} outlived gz by 15 s\n{run.log}'
+        finally:
+            run.stop()
+        assert 'MAVLink on tcp:127.0.0.1:5760' in run.log, run.log
+
+
+def _arm(link, timeout: float = 120.0) -> None:
+    """Arm in MANUAL with the normal checks, as a ground station does."""
+    from pymavlink import mavutil
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        link.set_mode(link.mode_mapping()['MANUAL'])
+        link.mav.command_long_send(link.target_system, link.target_component,
+                                   mavutil.mavlink.MAV_CMD_COMPONENT_ARM_DISARM, 0,
+                                   1, 0, 0, 0, 0, 0, 0)
+        until = time.monotonic() + 3
+        while time.monotonic() < until:
+            message = link.recv_match(type='HEARTBEAT', blocking=True, timeout=0.5)
+            if message is not None and message.get_srcSystem() == link.target_system and \
+                    message.base_mode & mavutil.mavlink.MAV_MODE_FLAG_SAFETY_ARMED:
+                return
+    raise AssertionError('never armed')
+
+
+def _positions(env: dict, names) -> dict:
+    """Subscribe to each model's odometry in the launch's gz partition: name -> [(x, y)]."""
+    import gz.transport13 as transport
+    from gz.msgs10.odometry_pb2 import Odometry
+
+    for key in ('GZ_PARTITION', 'GZ_IP'):  # read when the node is made
+        os.environ[key] = env[key]
+    node = transport.Node()
+    seen = {name: [] for name in names}
+    for name in names:
+        node.subscribe(Odometry, f'/model/{name}/odometry',
+                       lambda m, n=name: seen[n].append((m.pose.position.x, m.pose.position.y)))
+    seen['_node'] = node  # kept alive with the result
+    return seen
+
+
+def test_two_rovs_each_flown_by_its_own_sitl_in_one_world(prefix, tmp_path):
+    """
+    Real programs: two launches, SITL instances 0 and 1, one world.
+
+    Full forward stick on the first autopilot moves the first ROV only, as Gazebo's odometry
+    shows: each autopilot flies its own vehicle (ports 5760 and 5770; the plugins' JSON on
+    9002 and 9012).
+    """
+    from pymavlink import mavutil
+    from test_launch_runs import shut_down, vehicle, wait_for_log
+    import sitl_support
+
+    real = ros_support.recorders(prefix)
+    reason = sitl_support.missing('ardusub') or (
+        None if real.get('create') and real.get('gz') else
+        'needs the real ros_gz_sim create and gz (ROS 2 Jazzy with ros_gz, Gazebo Harmonic)')
+    if reason:
+        pytest.skip(reason)
+    world = f'world:={ros_support.headless_world(tmp_path)}'
+    config = f'config:={CONFIG_DIR / "bluerov2.yaml"}'
+    records = tmp_path / 'records'
+    first = vehicle(tmp_path / 'a', prefix, config, 'name:=a', 'autopilot:=ardupilot',
+                    'gui:=false', world, records=records)
+    second = links = None
+    try:
+        wait_for_log(first, 'Entity creation successful', timeout=120)
+        second = vehicle(tmp_path / 'b', prefix, config, 'name:=b', 'y:=3.0',
+                         'autopilot:=ardupilot', 'autopilot_instance:=1', 'gui:=false', world,
+                         records=records)
+        wait_for_log(second, 'Entity creation successful', timeout=120)
+        links = {}
+        for name, port in (('a', 5760), ('b', 5770)):
+            deadline = time.monotonic() + 60
+            while name not in links:
+                try:
+                    links[name] = mavutil.mavlink_connection(f'tcp:127.0.0.1:{port}',
+                                                             source_system=255)
+                except OSError:
+                    assert time.monotonic() < deadline, f'no SITL on {port}'
+                    time.sleep(1)
+            links[name].wait_heartbeat(timeout=60)
+            _arm(links[name])
+        places = _positions(first.env, ('a', 'b'))
+        time.sleep(2)
+        start = {name: places[name][-1] for name in links}
+        until = time.monotonic() + 10
+        while time.monotonic() < until:
+            links['a'].mav.manual_control_send(links['a'].target_system, 1000, 0, 500, 0, 0)
+            links['b'].mav.manual_control_send(links['b'].target_system, 0, 0, 500, 0, 0)
+            for link in links.values():
+                while link.recv_match(blocking=False):
+                    pass
+            time.sleep(0.05)
+        end = {name: places[name][-1] for name in links}
+    finally:
+        for link in (links or {}).values():
+            link.close()
+        if second:
+            shut_down(second, shares_records=True)
+        shut_down(first)
+    moved = {name: math.dist(start[name], end[name]) for name in start}
+    print('two ROVs, two SITLs:', moved)
+    assert moved['a'] > 3.0 and moved['b'] < 0.5, moved

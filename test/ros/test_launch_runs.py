@@ -344,6 +344,94 @@ def test_two_vehicles_in_one_world(prefix, tmp_path):
     converter_line(second, '/b/ping/scan', '/b/ping/range', 'b/ping_beam')
 
 
+#: Run beside two launches (their ROS domain): how many publish /clock, whether ROS time ever
+#: steps back, and how far one vehicle went (asked ahead on its cmd_vel, or not). One process
+#: per vehicle watched: in one node a second Odometry subscription received nothing here.
+CLOCK_PROBE = """
+import json, sys, time
+import rclpy
+from geometry_msgs.msg import Twist
+from nav_msgs.msg import Odometry
+from rosgraph_msgs.msg import Clock
+seconds, name, drive = float(sys.argv[1]), sys.argv[2], sys.argv[3] == 'drive'
+rclpy.init()
+node = rclpy.create_node('clock_probe_' + name, enable_rosout=False)
+stamps, places, publishers = [], [], set()
+node.create_subscription(Clock, '/clock',
+                         lambda m: stamps.append(m.clock.sec * 10**9 + m.clock.nanosec), 1000)
+node.create_subscription(Odometry, f'/{name}/odometry', lambda m: places.append(
+    (m.pose.pose.position.x, m.pose.pose.position.y)), 10)
+ahead = node.create_publisher(Twist, f'/{name}/cmd_vel', 10)
+deadline = time.monotonic() + seconds
+while time.monotonic() < deadline:
+    push = time.monotonic() + 0.05  # every callback due (the clock alone comes at ~200 Hz)
+    while time.monotonic() < push:
+        rclpy.spin_once(node, timeout_sec=0.005)
+    publishers.add(node.count_publishers('/clock'))
+    if drive:
+        twist = Twist()
+        twist.linear.x = 0.5
+        ahead.publish(twist)
+moved = (((places[-1][0] - places[0][0]) ** 2 + (places[-1][1] - places[0][1]) ** 2) ** 0.5
+         if places else None)
+back = sum(1 for a, b in zip(stamps, stamps[1:]) if b < a)
+print(json.dumps({'publishers': sorted(publishers), 'messages': len(stamps), 'backward': back,
+                  'moved': moved, 'odometry': len(places)}))
+"""
+
+
+def test_two_vehicles_share_one_clock_that_never_runs_backwards(prefix, tmp_path):
+    """
+    Real programs only: two launches into one world, measured from ROS as a user's node sees it.
+
+    One /clock publisher, no step back in 20 s, no "Moved backwards in time" from either
+    robot_state_publisher, each vehicle answering only its own cmd_vel; Ctrl-C on both ends
+    everything.
+    """
+    import json
+    import subprocess
+    import sys
+
+    real = ros_support.recorders(prefix)
+    missing = [p for p in ('parameter_bridge', 'robot_state_publisher', 'create', 'gz')
+               if not real.get(p)]
+    if missing:
+        pytest.skip(f'needs the real {", ".join(missing)} (ROS 2 Jazzy with ros_gz and '
+                    'Gazebo Harmonic): the doubles publish no clock to measure')
+    records_dir = tmp_path / 'records'
+    world = f'world:={ros_support.headless_world(tmp_path)}'
+    first = vehicle(tmp_path / 'a', prefix, 'name:=a', 'gui:=false', world, records=records_dir)
+    second = None
+    try:
+        # ros_gz branch jazzy, ros_gz_sim/src/create.cpp: "Entity creation successfull." once
+        # the model is in: the world is up, so the second launch joins it
+        wait_for_log(first, 'Entity creation successful', timeout=120)
+        second = vehicle(tmp_path / 'b', prefix, 'name:=b', 'y:=3.0', 'gui:=false',
+                         records=records_dir)
+        wait_for_log(second, 'Entity creation successful', timeout=120)
+        assert 'Gazebo already running' in second.log, second.log
+        probes = {name: subprocess.Popen(
+            [sys.executable, '-c', CLOCK_PROBE, '20', name, how], env=first.env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+            for name, how in (('a', 'drive'), ('b', 'watch'))}
+        seen = {}
+        for name, probe in probes.items():
+            out, err = probe.communicate(timeout=120)
+            assert probe.returncode == 0, err
+            seen[name] = json.loads(out.splitlines()[-1])
+        print('two vehicles, real programs:', seen)
+    finally:
+        if second:
+            shut_down(second, shares_records=True)
+        shut_down(first)
+    for name in 'ab':
+        assert max(seen[name]['publishers']) == 1, seen  # 0 while a probe discovers the graph
+        assert seen[name]['messages'] > 100 and seen[name]['backward'] == 0, seen
+    assert 'Moved backwards in time' not in first.log + second.log
+    assert seen['a']['moved'] is not None and seen['a']['moved'] > 1.0, seen  # asked ahead
+    assert seen['b']['moved'] is not None and seen['b']['moved'] < 0.2, seen  # not asked
+
+
 PARENT = """
 from launch import LaunchDescription
 from launch.actions import GroupAction, IncludeLaunchDescription

@@ -246,7 +246,7 @@ def test_as_a_program_an_impossible_sonar_is_a_message_and_exit_1(tmp_path):
     import ros_support
 
     ros_support.require_rclpy()
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(1, 101)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path))
     for given in ('speed_of_sound:=1e-300', 'range_max:=inf', 'range_min:=-1.0'):
         try:

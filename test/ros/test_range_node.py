@@ -107,7 +107,7 @@ def start_node(tmp_path):
     arguments = ['--ros-args', '-r', '__node:=ping_scan_to_range', '-r', '__ns:=/test_boat']
     for key, value in PARAMETERS.items():
         arguments += ['-p', f'{key}:={value}']
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(1, 101)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path),
                PYTHONUNBUFFERED='1')
     log = open(tmp_path / 'node.log', 'w+', encoding='utf-8')

@@ -62,7 +62,7 @@ def generate_test_description():
         [str(prefix)] + [p for p in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
                          if p])
     os.environ['ROS_HOME'] = str(folder / 'ros_home')
-    os.environ['ROS_DOMAIN_ID'] = str(random.randint(100, 200))  # apart from other test runs
+    os.environ['ROS_DOMAIN_ID'] = str(random.randint(1, 101))  # apart from other test runs
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     plan = launch_plan.plan({'gazebo': 'false'}, os.environ)
     (spec,) = [n for n in plan.nodes if n.executable == 'scan_to_range']

@@ -208,7 +208,7 @@ def test_sigint_and_sigterm_end_it_cleanly(tmp_path, built):
     ros_support.require_rclpy()
     for stop in (signal.SIGINT, signal.SIGTERM):
         log_path = tmp_path / f'node_{stop}.log'
-        env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+        env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(1, 101)),
                    ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path),
                    PYTHONUNBUFFERED='1')
         with open(log_path, 'w+', encoding='utf-8') as log:
@@ -383,7 +383,7 @@ def test_a_param_set_while_it_runs_is_refused_with_the_reason(ros, built):
 def test_as_a_program_a_bad_parameter_is_a_message_and_exit_1(tmp_path, built):
     """voltage:=nan once raised a traceback at start (throttle) or on the first throttle."""
     ros_support.require_rclpy()
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(1, 101)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path))
     for extra, words in ((['-p', 'voltage:=nan', '-p', 'output:=throttle'], 'voltage nan: must'),
                          (['-p', 'voltage:=-1'], 'voltage -1: must be a finite number above 0'),

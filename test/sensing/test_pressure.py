@@ -153,7 +153,7 @@ def test_as_a_program_it_stops_cleanly_on_sigint(tmp_path):
     arguments = ['--ros-args', '-r', '__node:=depth_pose_to_pressure', '-r', '__ns:=/test_rov',
                  '-p', 'max_pressure:=3000000.0', '-p', 'offset:=[-0.18, 0.0, -0.015]',
                  '-p', 'pressure_topic:=/test_rov/depth/pressure']
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(100, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(1, 101)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_HOME=str(tmp_path),
                PYTHONUNBUFFERED='1')
     log_path = tmp_path / 'node.log'

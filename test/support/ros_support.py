@@ -182,6 +182,26 @@ def package_share() -> Path:
     return installed / 'share' / PACKAGE if installed else REPO
 
 
+def headless_world(folder: Path) -> Path:
+    """
+    Return the shipped water world without its Sensors system, written into ``folder``.
+
+    Without a render engine (a headless Gazebo build) that system takes the server down with
+    it (a segmentation fault in RenderUtil::Init, gz-sim 8.14): launches with the real gz pass
+    this as ``world:=`` so the rest of the world is as shipped.
+    """
+    from xml.etree import ElementTree
+
+    tree = ElementTree.parse(REPO / 'config' / 'worlds' / 'water.sdf')
+    world = tree.getroot().find('world')
+    for plugin in world.findall('plugin'):
+        if plugin.get('name') == 'gz::sim::systems::Sensors':
+            world.remove(plugin)
+    path = folder / 'water_headless.sdf'
+    tree.write(path, encoding='unicode')
+    return path
+
+
 def real_program(package: str, program: str) -> Path | None:
     """Return the real executable of a ROS package as the ament index finds it, else None."""
     for entry in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
@@ -285,13 +305,21 @@ def _ros_gz_sim(prefix: Path, gz_sim_launch: Path) -> None:
         (launch_dir / installed.name).symlink_to(installed)
 
 
+#: This test process's ROS domain, shared by every launch it starts (a second vehicle joins the
+#: first's graph, as on a user's machine), apart from other test runs on the machine. Within
+#: 1 to 101: on Linux higher IDs reach into the ephemeral ports (docs.ros.org, Jazzy, Concepts,
+#: "The ROS_DOMAIN_ID": "choose a domain ID between 0 and 101, inclusive").
+DOMAIN_ID = random.randint(1, 101)
+
+
 def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
     """
     Return the environment a launch runs in: the prefix first, the recorders, loopback DDS.
 
-    GZ_SIM_RESOURCE_PATH is removed, so what reaches gz comes from the launch alone. A random
-    ROS_DOMAIN_ID and a gz partition per test process keep concurrent test runs on this machine
-    apart (two launches of one test share them, so the second finds the first's world).
+    GZ_SIM_RESOURCE_PATH is removed, so what reaches gz comes from the launch alone. A ROS domain
+    (DOMAIN_ID) and a gz partition per test process keep concurrent test runs on this machine
+    apart; two launches of one test share both, so the second finds the first's world and
+    graph.
     """
     env = {k: v for k, v in os.environ.items() if k != 'GZ_SIM_RESOURCE_PATH'}
     env['AMENT_PREFIX_PATH'] = os.pathsep.join(
@@ -306,7 +334,7 @@ def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
         env[REAL_GZ_ENV] = real_gz
     env.update({RECORDS_ENV: str(records), 'ROS_HOME': str(ros_home),
                 'GZ_IP': '127.0.0.1', 'GZ_PARTITION': f'bluerobotics_parts_test_{os.getpid()}',
-                'ROS_DOMAIN_ID': str(random.randint(100, 200)),
+                'ROS_DOMAIN_ID': str(DOMAIN_ID),
                 'ROS_AUTOMATIC_DISCOVERY_RANGE': 'LOCALHOST', 'PYTHONUNBUFFERED': '1',
                 'RCUTILS_COLORIZED_OUTPUT': '0'})
     env.pop('ROS_LOCALHOST_ONLY', None)  # deprecated in Jazzy in favour of the range above
@@ -354,11 +382,19 @@ class LaunchRun:
         self.env = ros_environment(prefix, self.records, folder / 'ros_home')
         self.log_path = folder / 'launch.log'
         self.arguments = [str(a) for a in arguments]
+        # a terminal as its stdin, as a user's: ros2launch 0.26.6 command/launch.py takes
+        # `--noninteractive` to default to `not sys.stdin.isatty()`, and a noninteractive launch
+        # sends each process a SIGINT of its own after a Ctrl-C that already reached the group
+        # (launch 3.4.3 actions/execute_local.py: `send_sigint=not due_to_sigint or
+        # context.noninteractive`), a second signal no terminal user's programs get
+        terminal, self._terminal = os.openpty()
         with open(self.log_path, 'w', encoding='utf-8') as log:
             self.process = subprocess.Popen(
                 [executable('ros2'), 'launch', *self.arguments], stdout=log,
-                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=self.env,
+                stderr=subprocess.STDOUT, stdin=self._terminal, env=self.env,
                 cwd=folder, start_new_session=True)
+        os.close(self._terminal)
+        self._terminal = terminal  # held open (the launch's stdin stays a live terminal)
 
     @property
     def log(self) -> str:
@@ -468,6 +504,9 @@ class LaunchRun:
         except ProcessLookupError:
             pass
         self.process.wait(timeout=30)
+        if self._terminal is not None:
+            os.close(self._terminal)
+            self._terminal = None
 
     def process_report(self) -> dict:
         """Return launch's word on each process it started: pid -> (name, 'clean' | 'died')."""
