@@ -104,7 +104,7 @@ def parm_text(wiring, vehicle: str, model=None) -> str:
     motors = {f'SERVO{o.motor.servo}_FUNCTION': o for o in wiring.outputs}
     for name, value in parameters(wiring, model):
         if name == 'SIM_BARO_RND':
-            lines.append('# SITL only: the depth sensor\'s noise, m (its resolution)')
+            lines.append("# SITL only: the depth sensor's noise, m (its resolution)")
         if name in motors:  # a line of its own: ArduPilot reads a line's first two words
             output = motors[name]
             lines.append(f'# SERVO{output.motor.servo}: {output.motor.function_name} drives '

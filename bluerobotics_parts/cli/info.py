@@ -222,7 +222,7 @@ def _held_lines(body, dips, wiring) -> list:
             wiring.frame.firmware != 'ardusub':
         return []
     bg = body.buoyancy_centre[1] - body.centre[1]
-    lines = [f'  these MANUAL figures rest on the thrust line\'s height above the centre of '
+    lines = [f"  these MANUAL figures rest on the thrust line's height above the centre of "
              f'gravity and on BG ({bg:.3f} m), neither measured (docs/LIMITATIONS.md)']
     pitch = AXES.index('pitch')
     if any(output.motor.factors[pitch] for output in wiring.outputs):

@@ -250,7 +250,7 @@ def cmd_schema(args) -> int:
 
 #: The subcommands, in the order ``--help`` lists them (parser() defines each).
 COMMANDS = ('parts', 'urdf', 'tree', 'check', 'build', 'bridge', 'export', 'verify', 'info',
-            'render', 'validate', 'schema', 'new')
+            'validate', 'render', 'schema', 'new')
 
 
 class _Unused:

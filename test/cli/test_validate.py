@@ -140,7 +140,8 @@ def test_the_predicted_column_is_what_info_prints():
             file.unlink()
         out.rmdir()
     assert table['mass'][2] == f'{info.mass:.2f}'
-    assert table['top speed ahead'][2] == f'{info.runs[0].final_speed:.3f}'
+    fitted = ' (fitted to the published figure)' if info.published['fitted'] else ''
+    assert table['top speed ahead'][2] == f'{info.runs[0].final_speed:.3f}{fitted}'
     assert table['top speed astern'][2] == f'{info.runs[1].final_speed:.3f}'
     assert table['freeboard'][2] == f"{info.rests['exact'].freeboard:.3f}"
 
