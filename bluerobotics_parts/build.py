@@ -34,6 +34,7 @@ from .assembly.resolution import drive_problems
 from .assembly.urdf_writer import urdf_text
 from .errors import AssemblyError, ConfigError, in_line_order
 from .gazebo import bridge, composition
+from .gazebo.sensor_blocks import camera_setting
 from .model.topics import vehicle_topics, VehicleTopics
 from .model.vehicle import Vehicle
 from .paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
@@ -64,7 +65,8 @@ class Build:
 
 
 def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
-                 current=None, autopilot: str | None = None, autopilot_instance=0) -> Build:
+                 current=None, autopilot: str | None = None, autopilot_instance=0,
+                 camera=None) -> Build:
     """
     Resolve (once), check, compose for Gazebo and generate the bridge.
 
@@ -72,9 +74,12 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
     m/s in the world frame, for the Hydrodynamics system. ``autopilot``: ``ardupilot`` adds
     ArduPilot's plugin wired to the base frame's motor outputs and ``ardupilot.parm``
     (ardupilot/), for SITL instance ``autopilot_instance``; none (default) adds nothing.
+    ``camera``: every camera's image size and rate, ``640x360`` or ``640x360@15``, instead of
+    its part's (gazebo/sensor_blocks.py, ``camera_setting``); None: the part's.
     """
     release = composition.gz_release(gz_release)  # fails before any work
     current = composition.current_vector(current)  # so does a malformed current
+    camera = camera_setting(camera)  # and a malformed camera setting
     autopilot, instance = autopilot_choice(autopilot, autopilot_instance)
     resolved = resolve_config(config, name=name)
     stuck = drive_problems(resolved.resolution)  # before any Gazebo block: with their lines
@@ -93,7 +98,7 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
         parm = ardupilot_parameters.parm_text(wiring, resolved.name, vehicle)
     composed = composition.compose_tree(resolved.tree, record, names, catalogue, release,
                                         current=current, extra=extra,
-                                        water=resolved.config.water)
+                                        water=resolved.config.water, camera=camera)
     return Build(resolved, catalogue, names, vehicle, release.name, composed,
                  urdf_text(composed), bridge.bridge_yaml(names, commands=wiring is None),
                  wiring, instance, parm)

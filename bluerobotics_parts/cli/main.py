@@ -135,7 +135,7 @@ def cmd_build(args) -> int:
     finish_interrupted_writes(folder)  # a build that fails below leaves a whole set
     made = cache.reuse(None if args.no_cache else cache.folder(),
                        (args.config, args.name, args.gz_release, None, 'build',
-                        (args.autopilot, args.autopilot_instance)),
+                        (args.autopilot, args.autopilot_instance, args.camera)),
                        lambda: _build_products(args), BuildOutput)
     files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
     if args.sdf:  # converted before anything is written: a failure writes nothing
@@ -156,7 +156,8 @@ def _build_products(args) -> tuple:
     from ..description.identified import identified_build
 
     made = identified_build(args.config, name=args.name, gz_release=args.gz_release,
-                            autopilot=args.autopilot, autopilot_instance=args.autopilot_instance)
+                            autopilot=args.autopilot, autopilot_instance=args.autopilot_instance,
+                            camera=args.camera)
     output = BuildOutput({name: data.decode('utf-8') for name, data in
                           artefacts(made.build).items()}, summary_head(made.build, made.identity),
                          {str(path): role for path, role in
@@ -335,6 +336,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument('--autopilot-instance', default=0, type=int, metavar='N',
                      help="SITL's instance (-I N): its ports are 9002 + 10 N (JSON) and "
                           '5760 + 10 N (MAVLink); default 0')
+    sub.add_argument('--camera', default=None, metavar='WxH[@HZ]',
+                     help="every camera's image size and rate in Gazebo instead of its part's, "
+                          'e.g. 640x360@15: the knob when rendering is slow')
     sub.add_argument('--sdf', action='store_true',
                      help='also write gazebo_model.sdf, the model a launch spawns: the URDF '
                           "converted by Gazebo's gz sdf -p, with the added mass in the base "

@@ -32,7 +32,7 @@ class IdentifiedBuild:
 
 
 def identified_build(config, name: str | None = None, gz_release: str | None = None,
-                     current=None, **autopilot) -> IdentifiedBuild:
+                     current=None, camera=None, **autopilot) -> IdentifiedBuild:
     """
     Build, then identify the description (its meshes are read: it can fail, before any write).
 
@@ -41,6 +41,6 @@ def identified_build(config, name: str | None = None, gz_release: str | None = N
     from ..build import build_gazebo  # only on a cache miss: a hit needs no pipeline
 
     result = build_gazebo(config, name=name, gz_release=gz_release, current=current,
-                          **autopilot)
+                          camera=camera, **autopilot)
     files, sources = description_sources(result)
     return IdentifiedBuild(result, identity_of(files), digests_read(files, sources))

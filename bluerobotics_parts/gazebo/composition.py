@@ -81,7 +81,8 @@ def gz_release(name: str | None = DEFAULT_GZ_RELEASE) -> GzRelease:
 
 def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: VehicleTopics,
                  catalogue: Catalogue, release: GzRelease, current=None,
-                 extra: tuple = (), water: float = SEA_WATER_DENSITY) -> ElementTree.Element:
+                 extra: tuple = (), water: float = SEA_WATER_DENSITY,
+                 camera=None) -> ElementTree.Element:
     """
     Return a new ``<robot>``: the URDF's elements, carrier links with a mass, the blocks.
 
@@ -89,13 +90,14 @@ def compose_tree(root: ElementTree.Element, record: AssemblyRecord, names: Vehic
     ``names``: the vehicle's topics (model/topics.py, of ``record``). ``current``: a water
     current (x, y, z in m/s, world frame) for the Hydrodynamics system. ``extra``: more
     ``<gazebo>`` blocks (an autopilot's), checked like the others. ``water``: the density of
-    the config's water (kg/m^3), the Thrusters' fluid density.
+    the config's water (kg/m^3), the Thrusters' fluid density. ``camera``: a
+    sensor_blocks.CameraSetting for every camera, instead of its part's size and rate.
     """
     joints = {j.get('name'): j.get('type') for j in root.findall('joint')}
     limits = propulsion.thrust_limits(record, catalogue)
     blocks = [thruster_block(t, catalogue[t.type].propeller, joints, limits[t.instance], water)
               for t in names.thrusters]
-    blocks += sensor_blocks(names, catalogue, release)
+    blocks += sensor_blocks(names, catalogue, release, camera)
     blocks += [joint_control_block(control, joint) for control in names.joint_controls
                for joint in control.joints]
     hydrodynamics = catalogue[record.base.type].hydrodynamics

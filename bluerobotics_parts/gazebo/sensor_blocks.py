@@ -25,12 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import math
+import re
 from typing import Callable
 from xml.etree import ElementTree
 
 from . import gz_xml
 from .elements import (DVL_SYSTEM, IMU_SYSTEM, MAGNETOMETER_SYSTEM, NAVSAT_SYSTEM,
                        SENSORS_SYSTEM)
+from ..errors import ConfigError
 from ..sensing.echosounder import RayGrid
 
 
@@ -276,13 +278,74 @@ BLOCKS = {
 }
 
 
-def sensor_blocks(names, catalogue, release) -> list:
-    """Return the ``<gazebo reference=link>`` block of every sensor and light, record order."""
+@dataclass(frozen=True)
+class CameraSetting:
+    """
+    The image size and rate every camera of a vehicle renders at, instead of its part's.
+
+    The knob for a slow simulation: on a machine without a GPU the BlueROV2's 1920 x 1080 at
+    30 Hz is most of what rendering costs (docs/LIMITATIONS.md, "Sensors"). The part's field
+    of view stays, so a smaller image sees the same scene, coarser.
+    """
+
+    width: int
+    height: int
+    update_rate: float | None = None  # Hz; None: the part's
+
+    def applied(self, values: dict) -> dict:
+        """Return a camera section's values with this size (and rate)."""
+        changed = dict(values, width=self.width, height=self.height)
+        if self.update_rate is not None:
+            changed['update_rate'] = self.update_rate
+        return changed
+
+
+CAMERA_SIZE = (16, 7680)  # pixels a side: from a thumbnail to 8K
+CAMERA_RATE = (0.1, 240.0)  # Hz
+CAMERA_FORM = 'WIDTHxHEIGHT or WIDTHxHEIGHT@RATE, e.g. 640x360 or 640x360@15'
+
+
+def camera_setting(value) -> CameraSetting | None:
+    """
+    Return the camera setting a text gives (``640x360`` or ``640x360@15``), None for none.
+
+    ConfigError names the text and the valid form and bounds.
+    """
+    if value is None or isinstance(value, CameraSetting):
+        return value
+    text = str(value).strip()
+    if not text:
+        return None
+    found = re.fullmatch(r'(\d{1,5})\s*[xX]\s*(\d{1,5})(?:\s*@\s*(\d+(?:\.\d*)?|\.\d+))?', text)
+    problem = None
+    if not found:
+        problem = f'give {CAMERA_FORM} (pixels, Hz)'
+    else:
+        width, height = int(found.group(1)), int(found.group(2))
+        rate = float(found.group(3)) if found.group(3) else None
+        low, high = CAMERA_SIZE
+        if not (low <= width <= high and low <= height <= high):
+            problem = f'width and height must be {low} to {high} pixels'
+        elif rate is not None and not CAMERA_RATE[0] <= rate <= CAMERA_RATE[1]:
+            problem = f'the rate must be {CAMERA_RATE[0]:g} to {CAMERA_RATE[1]:g} Hz'
+    if problem:
+        raise ConfigError(f'camera {text!r}: {problem}')
+    return CameraSetting(width, height, rate)
+
+
+def sensor_blocks(names, catalogue, release, camera: CameraSetting | None = None) -> list:
+    """
+    Return the ``<gazebo reference=link>`` block of every sensor and light, record order.
+
+    ``camera``: every camera's image size and rate instead of its part's (``camera_setting``).
+    """
     blocks = []
     for sensor in names.sensors:
         block = BLOCKS.get(sensor.kind)
         if block is not None:
             values = catalogue[sensor.type].sensor_sections[sensor.kind]
+            if sensor.kind == 'camera' and camera is not None:
+                values = camera.applied(values)
             blocks.append(gz_xml.gazebo(block.build(sensor, values, release),
                                         reference=sensor.link))
     return blocks

@@ -158,6 +158,7 @@ BAD = {
     'bad name in the config': ('name: 2boat\n', [], '2boat'),
     'bad name given': ('', ['--name', 'my-boat'], 'my-boat'),
     'unknown Gazebo release': ('', ['--gz-release', 'fortress'], 'fortress'),
+    'malformed camera': ('', ['--camera', '640:360'], "camera '640:360': give WIDTHxHEIGHT"),
 }
 
 
@@ -244,3 +245,20 @@ def test_build_sdf_without_gz_writes_nothing(tmp_path):
     assert result.returncode == 1
     assert 'no gz on PATH' in result.stderr and 'Gazebo Harmonic' in result.stderr
     assert not out.exists()
+
+
+def test_camera_sets_every_cameras_size_and_rate_and_the_cache_keeps_them_apart(tmp_path):
+    """--camera renders the ROV's HD camera smaller; the cached full-size build is not reused."""
+    urdfs = {}
+    for setting in ('', '320x180@10', ''):
+        out = tmp_path / f'out{len(urdfs)}{setting}'
+        result = cli('build', CONFIG_DIR / 'bluerov2.yaml', '--output', out,
+                     *(['--camera', setting] if setting else []))
+        assert result.returncode == 0, result.stderr
+        (camera,) = [s for s in ElementTree.parse(out / URDF_FILE).getroot().iter('sensor')
+                     if s.get('type') == 'camera']
+        urdfs[setting or f'part {len(urdfs)}'] = (
+            camera.findtext('camera/image/width'), camera.findtext('camera/image/height'),
+            camera.findtext('update_rate'), camera.findtext('camera/horizontal_fov'))
+    assert urdfs['part 0'] == urdfs['part 2'] == ('1920', '1080', '30.0', urdfs['part 0'][3])
+    assert urdfs['320x180@10'] == ('320', '180', '10.0', urdfs['part 0'][3])  # same view

@@ -318,3 +318,17 @@ def test_the_lumens_light_the_seabed_in_the_dark_and_switch_off_one_vehicle_at_a
     assert first_on > 50 and second_on > 50, (first_on, second_on)
     assert first_off < 5, f'the first ROV lights off: {first_off:.1f} of 255 (on: {first_on:.1f})'
     assert abs(second_off - second_on) < 5, 'the second ROV keeps its lights on'
+
+
+def test_the_camera_setting_renders_that_size_at_that_rate():
+    """``camera:=320x180@10`` (launch) / ``build --camera``: what Gazebo then renders."""
+    render_support.require()
+    build = build_gazebo(ROV, camera='320x180@10')
+    lens = sensor(build, 'camera')
+    (phase,) = observe(world_sdf([vehicle_model(build.urdf, (0, 0, 0, 0, 0, 0))]),
+                       {'image': (lens.gz['image'], 'image_pb2', 'Image')},
+                       [{'skip': 1, 'keep': 3}])
+    images = [parse('image_pb2', 'Image', m) for m in phase['image']]
+    assert {(i.width, i.height) for i in images} == {(320, 180)}
+    stamps = [i.header.stamp.sec + i.header.stamp.nsec * 1e-9 for i in images]
+    assert all(abs(b - a - 0.1) < 0.005 for a, b in zip(stamps, stamps[1:])), stamps

@@ -56,10 +56,11 @@ def default(tmp_path_factory):
 def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_arguments.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
-                           'use_sim_time', 'gazebo', 'gz_release', 'current', 'autopilot',
-                           'autopilot_instance', 'ardupilot_bin', 'ardupilot_defaults',
-                           'allocator', 'teleop']
+                           'use_sim_time', 'gazebo', 'gz_release', 'current', 'camera',
+                           'autopilot', 'autopilot_instance', 'ardupilot_bin',
+                           'ardupilot_defaults', 'allocator', 'teleop']
     assert table['current'].default == ''  # still water (gazebo/test_composition.py: the rest)
+    assert table['camera'].default == ''  # the part's size and rate
     assert all(len(a.description) > 10 for a in table.values())
     assert Path(table['config'].default) == paths.default_config()
     assert Path(table['world'].default) == paths.default_world()
@@ -119,6 +120,9 @@ def test_values_are_typed():
     ('config', '/no/such/boat.yaml', ["config:='/no/such/boat.yaml'", 'no such file']),
     ('world', '/no/such/world.sdf', ["world:='/no/such/world.sdf'", 'no such file', 'empty.sdf']),
     ('colour', 'red', ["unknown launch argument 'colour'", 'config, name, world']),
+    ('camera', '640*360', ["camera:='640*360'", 'WIDTHxHEIGHT@RATE', '640x360@15']),
+    ('camera', '8x8', ["camera:='8x8'", '16 to 7680 pixels']),
+    ('camera', '640x360@0', ["camera:='640x360@0'", '0.1 to 240 Hz']),
 ])
 def test_a_bad_value_names_the_argument_and_what_is_valid(tmp_path, key, value, words):
     with pytest.raises(LaunchArgumentError) as caught:
@@ -159,6 +163,18 @@ def test_the_artefacts_are_written_to_the_vehicle_folder(default):
     assert '/blueboat/ping/scan' in topics and '/blueboat/motor_port/thrust' in topics
     assert plan.identity.startswith('sha256:') and len(plan.identity) == 71
     assert plan.identity in plan.summary and str(folder) in plan.summary
+
+
+def test_the_camera_argument_sets_every_cameras_size_and_rate(tmp_path):
+    from xml.etree import ElementTree
+
+    rov = CONFIG_DIR / 'bluerov2.yaml'
+    make_plan(tmp_path, config=rov, camera='640x360@15')
+    urdf = (tmp_path / 'bluerobotics_parts' / 'bluerov2' / 'robot_description.urdf').read_text()
+    (camera,) = [s for s in ElementTree.fromstring(urdf).iter('sensor')
+                 if s.get('type') == 'camera']
+    assert (camera.findtext('camera/image/width'), camera.findtext('camera/image/height'),
+            camera.findtext('update_rate')) == ('640', '360', '15.0')
 
 
 # -- nodes --------------------------------------------------------------------------------------

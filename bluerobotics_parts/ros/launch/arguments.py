@@ -52,7 +52,7 @@ class Argument:
     name: str
     default: str
     description: str
-    kind: str  # file world name number height choice current instance program folder water
+    kind: str  # file world name number height choice current camera instance program folder water
     choices: tuple = ()  # the valid values of a 'choice' argument, as launch checks them
 
 
@@ -95,6 +95,9 @@ def _vehicle_arguments() -> tuple:
                  tuple(gazebo.GZ_RELEASES)),
         Argument('current', '', 'Water current for the Hydrodynamics system: "x y z" in m/s, '
                  'world frame (e.g. "0.5 0 0"); empty: still water', 'current'),
+        Argument('camera', '', "Every camera's image size and rate in Gazebo, WIDTHxHEIGHT or "
+                 "WIDTHxHEIGHT@RATE (e.g. 640x360@15), instead of its part's; empty: the part's. "
+                 'The knob when rendering makes the simulation slow', 'camera'),
         Argument('autopilot', 'none', 'ardupilot: fly it with ArduPilot SITL (ArduSub or '
                  "ArduRover, as its base frame says) through ArduPilot's Gazebo plugin; none: ROS "
                  'commands the thrusters', 'choice', AUTOPILOT_CHOICES),
@@ -196,6 +199,14 @@ def _parse(argument: Argument, text: str):
             return gazebo.current_vector(text)
         except BlueRoboticsPartsError as error:
             raise LaunchArgumentError(f'{shown}: {error}') from None
+    if argument.kind == 'camera':
+        from ...gazebo.sensor_blocks import camera_setting
+
+        try:
+            camera_setting(text)
+        except BlueRoboticsPartsError as error:
+            raise LaunchArgumentError(f'{shown}: {error}') from None
+        return text.strip() or None
     if argument.kind == 'water':
         from ...formats import water
 

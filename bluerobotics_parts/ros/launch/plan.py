@@ -383,7 +383,8 @@ def _vehicle(args: dict, environ=None) -> LaunchVehicle:
     """
     return cache.reuse(cache.folder(environ, launch=True),
                        (args['config'], args['name'], args['gz_release'], args['current'],
-                        'launch', (args['autopilot'], args['autopilot_instance'])),
+                        'launch', (args['autopilot'], args['autopilot_instance'],
+                                   args['camera'])),
                        lambda: build_vehicle(args), LaunchVehicle,
                        fits=lambda vehicle: not args['name'] or vehicle.name == args['name'])
 
@@ -398,7 +399,8 @@ def build_vehicle(args: dict) -> tuple:
     from ...model import kinematics
 
     made = identified_build(args['config'], name=args['name'], gz_release=args['gz_release'],
-                            current=args['current'], autopilot=args['autopilot'],
+                            current=args['current'], camera=args['camera'],
+                            autopilot=args['autopilot'],
                             autopilot_instance=args['autopilot_instance'])
     result, names = made.build, made.build.topics
     artefacts = {file: data.decode('utf-8')
