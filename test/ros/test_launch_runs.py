@@ -593,6 +593,41 @@ print(json.dumps(poses[-1] if poses else None))
 """
 
 
+BEAM_PROBE = """
+import json, sys, time
+import rclpy
+from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
+from rcl_interfaces.srv import SetParameters
+from nav_msgs.msg import Odometry
+from rclpy.qos import qos_profile_sensor_data
+from sensor_msgs.msg import LaserScan
+node_name, topic, metres, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+rclpy.init()
+node = rclpy.create_node('beam_probe', enable_rosout=False)
+client = node.create_client(SetParameters, node_name + '/set_parameters')
+assert client.wait_for_service(timeout_sec=30), 'no ' + node_name
+value = ParameterValue(type=ParameterType.PARAMETER_DOUBLE, double_value=metres)
+future = client.call_async(SetParameters.Request(parameters=[Parameter(name='range',
+                                                                       value=value)]))
+rclpy.spin_until_future_complete(node, future, timeout_sec=30)
+assert future.result().results[0].successful, future.result()
+beams = []
+node.create_subscription(LaserScan, topic, lambda m: beams.append(
+    [m.header.stamp.sec + m.header.stamp.nanosec * 1e-9, m.angle_min, m.ranges[0],
+     m.scan_time]), qos_profile_sensor_data)
+poses = []
+node.create_subscription(Odometry, sys.argv[5], lambda m: poses.append(
+    [m.header.stamp.sec + m.header.stamp.nanosec * 1e-9, m.pose.pose.position.x,
+     m.pose.pose.position.y, m.pose.pose.position.z, m.pose.pose.orientation.x,
+     m.pose.pose.orientation.y, m.pose.pose.orientation.z, m.pose.pose.orientation.w]),
+    qos_profile_sensor_data)
+deadline = time.monotonic() + seconds
+while time.monotonic() < deadline:
+    rclpy.spin_once(node, timeout_sec=0.05)
+print(json.dumps({'beams': beams, 'poses': poses}))
+"""
+
+
 def test_brping_finds_the_underwater_worlds_pile_at_its_bearing_and_range(prefix, tmp_path):
     """
     Real programs and a rendering Gazebo: a Ping360 on a BlueROV2 in the shipped underwater world.
@@ -667,22 +702,33 @@ def test_brping_finds_the_underwater_worlds_pile_at_its_bearing_and_range(prefix
         finally:
             sonar.iodev.close()
         poses.append(pose())
+        # the ROS side: the beam topic stepping at the range's round trip, 8 m here
+        probe = subprocess.run(
+            [sys.executable, '-c', BEAM_PROBE, '/bluerov2/scanning_sonar_scan_to_ping360',
+             '/bluerov2/scanning_sonar/beam', '8.0', '12', '/bluerov2/odometry'], env=run.env,
+            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=180)
+        assert probe.returncode == 0, probe.stderr
+        stream = json.loads(probe.stdout.splitlines()[-1])
+        poses.append(pose())
     finally:
         shut_down(run)
-    assert poses[0] and poses[1], poses
+    assert all(poses), poses
     (x0, y0), (x1, y1) = poses[0][:2], poses[1][:2]
     # it drifts as it rises (a few cm here): the pings fell between the two poses, so the
     # geometry is taken at their mean
     assert math.hypot(x1 - x0, y1 - y0) < 0.2, f'the ROV moved while pinged: {poses}'
-    x, y, z, *quaternion = [(a + b) / 2 for a, b in zip(*poses)]
-    norm = math.sqrt(sum(q * q for q in quaternion))
-    quaternion = [q / norm for q in quaternion]
-    turned = quaternion_matrix(*quaternion)
-    yaw = matrix_rpy(turned)[2]
-    at = rotate(turned, head.translation)
-    dx, dy = pile_x - (x + at[0]), pile_y - (y + at[1])
-    bearing = math.degrees(math.atan2(dy, dx) - yaw - head.rpy[2]) % 360
-    want = math.hypot(dx, dy) - radius
+
+    def pile_from(pose) -> tuple:
+        """Return the pile's bearing (deg from the head's +x) and its face's distance."""
+        x, y, _, *quaternion = pose
+        norm = math.sqrt(sum(q * q for q in quaternion))
+        turned = quaternion_matrix(*[q / norm for q in quaternion])
+        at = rotate(turned, head.translation)
+        dx, dy = pile_x - (x + at[0]), pile_y - (y + at[1])
+        bearing = math.degrees(math.atan2(dy, dx) - matrix_rpy(turned)[2] - head.rpy[2]) % 360
+        return bearing, math.hypot(dx, dy) - radius
+
+    bearing, want = pile_from([(a + b) / 2 for a, b in zip(*poses[:2])])
     # the pile's echoes: the head angles that hear it (its width, 2 asin(r / d), about 10 deg
     # here); its bearing is their middle (a round pile's nearest face spans several 8 mm
     # samples' worth of angles, so the single nearest echo is no finer than a few steps)
@@ -693,3 +739,18 @@ def test_brping_finds_the_underwater_worlds_pile_at_its_bearing_and_range(prefix
     print('Ping360 over brping:', middle, nearest, 'expected', bearing, want, hits)
     assert abs(middle - bearing) <= 0.9, (middle, bearing)
     assert abs(nearest - want) <= 0.02 * want, (nearest, want)
+    # the beam topic: one beam a step, 2 x 8 m / 1500 m/s apart in simulated time, and each
+    # beam towards the pile reads it as the ROV (drifting as it rises) then sees it
+    period = 2 * 8.0 / 1500.0
+    stepped = [b for b in stream['beams'] if abs(b[3] - period) < 1e-9]  # the range set
+    assert len(stepped) > 100, f"{len(stepped)} beams at 8 m of {len(stream['beams'])}"
+    spacing = (stepped[-1][0] - stepped[0][0]) / (len(stepped) - 1)
+    assert abs(spacing - period) <= 0.05 * period, (spacing, period)
+    towards = []
+    for stamp, angle, heard, _ in stepped:
+        then = min(stream['poses'], key=lambda p: abs(p[0] - stamp))
+        pile_bearing, face = pile_from(then[1:])
+        if abs(((math.degrees(angle) - pile_bearing + 180) % 360) - 180) <= 0.45:
+            towards.append((heard, face))
+    print('Ping360 beams:', len(stepped), 'every', spacing, 's; towards the pile', towards)
+    assert towards and all(abs(heard - face) <= 0.02 * face for heard, face in towards), towards
