@@ -601,7 +601,8 @@ from rcl_interfaces.srv import SetParameters
 from nav_msgs.msg import Odometry
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import LaserScan
-node_name, topic, metres, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+node_name, topic = sys.argv[1], sys.argv[2]
+metres, seconds = float(sys.argv[3]), float(sys.argv[4])
 rclpy.init()
 node = rclpy.create_node('beam_probe', enable_rosout=False)
 client = node.create_client(SetParameters, node_name + '/set_parameters')
