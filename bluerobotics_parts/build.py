@@ -38,7 +38,7 @@ from .gazebo.sensor_blocks import camera_setting
 from .model.topics import vehicle_topics, VehicleTopics
 from .model.vehicle import Vehicle
 from .paths import ARDUPILOT_FILE, BRIDGE_FILE, URDF_FILE
-from .physics import propulsion
+from .physics import power, propulsion
 
 AUTOPILOTS = ('none', 'ardupilot')
 MAX_AUTOPILOT_INSTANCE = 99  # SITL -I N: ports 5760 + 10 N and 9002 + 10 N stay valid
@@ -66,7 +66,7 @@ class Build:
 
 def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
                  current=None, autopilot: str | None = None, autopilot_instance=0,
-                 camera=None) -> Build:
+                 camera=None, esc: str = 'curve') -> Build:
     """
     Resolve (once), check, compose for Gazebo and generate the bridge.
 
@@ -75,8 +75,12 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
     ArduPilot's plugin wired to the base frame's motor outputs and ``ardupilot.parm``
     (ardupilot/), for SITL instance ``autopilot_instance``; none (default) adds nothing.
     ``camera``: every camera's image size and rate, ``640x360`` or ``640x360@15``, instead of
-    its part's (gazebo/sensor_blocks.py, ``camera_setting``); None: the part's.
+    its part's (gazebo/sensor_blocks.py, ``camera_setting``); None: the part's. ``esc``: under
+    the autopilot, ``curve`` turns each PWM into its propeller's published thrust curve
+    (gazebo/esc_system.py), ``linear`` keeps ArduPilot's plugin's linear map.
     """
+    if esc not in ardupilot_plugin.ESC_MODES:
+        raise ConfigError(f"esc {esc!r}: valid: {', '.join(ardupilot_plugin.ESC_MODES)}")
     release = composition.gz_release(gz_release)  # fails before any work
     current = composition.current_vector(current)  # so does a malformed current
     camera = camera_setting(camera)  # and a malformed camera setting
@@ -93,7 +97,14 @@ def build_gazebo(config, name: str | None = None, gz_release: str | None = None,
     if autopilot == 'ardupilot':
         wiring = wire(resolved.resolution, vehicle, catalogue)
         limits = propulsion.thrust_limits(record, catalogue)
-        extra = (ardupilot_plugin.plugin_block(wiring, names, limits, instance),
+        # at the voltage of the parts' limits: full PWM gives the Thruster's installed limit,
+        # which the drag is fitted to; the curve gives the shape in between
+        throttles = power.Throttles(record, catalogue, limits, power.NO_BATTERY_VOLTAGE)
+        curves = {name: throttles.pwm_table(name) for name in throttles.curves} \
+            if esc == 'curve' else {}
+        escs = ardupilot_plugin.esc_block(wiring, names, curves)
+        extra = (ardupilot_plugin.plugin_block(wiring, names, limits, instance, curves),
+                 *((escs,) if escs is not None else ()),
                  ardupilot_plugin.imu_block(record.base.name))
         parm = ardupilot_parameters.parm_text(wiring, resolved.name, vehicle)
     composed = composition.compose_tree(resolved.tree, record, names, catalogue, release,

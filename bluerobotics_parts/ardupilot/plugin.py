@@ -18,12 +18,14 @@ ArduPilot's Gazebo plugin on the vehicle: the ``<gazebo>`` blocks ``build --auto
 
 The plugin (ArduPilot/ardupilot_gazebo main 082a0fe2, src/ArduPilotPlugin.cc) exchanges JSON
 with SITL over UDP in lock-step: it sends the IMU readings and the IMU link's pose and
-velocity, SITL answers with its servo PWM. Each propeller's output is a COMMAND control: the
-PWM, read from 0 at 1100 us to 1 at 1900 us, plus -0.5 and times twice the installed maximum
-thrust, is published in newtons on the thruster's command topic, which its Thruster system
-clamps to the installed limits (``UpdateMotorCommands``, ``ApplyMotorForces``). So full
-forward gives the maximum; the T200's reverse, weaker than its forward, is reached at
-|min| / max of full reverse PWM and stays there (the clamp), where the real ESC keeps rising.
+velocity, SITL answers with its servo PWM. Each propeller's output is a COMMAND control
+(``UpdateMotorCommands``, ``ApplyMotorForces``): the plugin maps a PWM linearly, read from 0 at
+1100 us to 1 at 1900 us, plus ``offset``, times ``multiplier``. A propeller with a published
+thrust curve gets its PWM itself (offset 1.375, multiplier 800: 1100 to 1900 us) on
+``/<vehicle>/<instance>/pwm``, which the ESC system (``esc_block``, gazebo/esc_system.py)
+turns into the curve's installed thrust at the battery's voltage, dead band and asymmetry
+included, for its Thruster. One without a curve keeps the linear map: plus -0.5, times twice
+the installed maximum, in newtons on the Thruster's topic, which clamps it to its limits.
 SITL's end (Rover-4.6.2 / ArduSub-4.5.3 libraries/SITL/SIM_JSON.h and SIM_JSON.cpp): 16 PWM
 values a packet (magic 18458; 32 with ``have_32_channels``, magic 29569) sent to the port the
 plugin listens on, and it requires ``timestamp``, ``imu.gyro``, ``imu.accel_body``,
@@ -36,7 +38,13 @@ import math
 from xml.etree import ElementTree
 
 from ..gazebo import gz_xml
-from ..gazebo.elements import ARDUPILOT_PLUGIN
+from ..gazebo.elements import ARDUPILOT_PLUGIN, ESC_SYSTEM
+
+#: The ESC system's module, as gz-sim's Python loader imports it.
+ESC_MODULE = 'bluerobotics_parts.gazebo.esc_system'
+#: How a propeller's PWM becomes thrust: its published curve through the ESC system, or the
+#: plugin's linear map (for a Gazebo whose Python cannot run the ESC system).
+ESC_MODES = ('curve', 'linear')
 
 #: SITL's ports for instance 0; ``-I N`` adds 10 N to each (ArduPilot/ardupilot Rover-4.6.2
 #: and ArduSub-4.5.3, libraries/AP_HAL_SITL/SITL_cmdline.cpp: SIM_OUT_PORT 9002, where SITL
@@ -67,8 +75,24 @@ def mavlink_port(instance: int) -> int:
     return MAVLINK_PORT + 10 * instance
 
 
-def plugin_block(wiring, names, limits: dict, instance: int) -> ElementTree.Element:
-    """Return the robot-level ``<gazebo>`` with the plugin, one control per motor output."""
+#: A PWM control's map: multiplier x ((pwm - 1100) / 800 + offset) is the PWM in us.
+PWM_MULTIPLIER = float(PWM_MAX - PWM_MIN)
+PWM_OFFSET = PWM_MIN / (PWM_MAX - PWM_MIN)
+
+
+def pwm_topic(thruster) -> str:
+    """Return the gz topic a propeller's PWM is published on: /<vehicle>/<instance>/pwm."""
+    return f'/{thruster.namespace}/{thruster.instance}/pwm'
+
+
+def plugin_block(wiring, names, limits: dict, instance: int,
+                 curves: dict | None = None) -> ElementTree.Element:
+    """
+    Return the robot-level ``<gazebo>`` with the plugin, one control per motor output.
+
+    ``curves``: instance -> (PWM, thrust) rows of the propellers an ESC system drives
+    (``esc_block``); their controls publish the PWM, the others newtons.
+    """
     plugin = gz_xml.plugin(ARDUPILOT_PLUGIN, [
         ('fdm_addr', '127.0.0.1'),
         ('fdm_port_in', fdm_port(instance)),
@@ -79,17 +103,47 @@ def plugin_block(wiring, names, limits: dict, instance: int) -> ElementTree.Elem
         ('gazeboXYZToNED', WORLD_TO_NED),
         ('imuName', IMU_NAME),
     ])
-    topics = {t.instance: t.gz_topic for t in names.thrusters}
+    thrusters = {t.instance: t for t in names.thrusters}
+    curves = curves or {}
     for output in wiring.outputs:
+        thruster = thrusters[output.thruster]
+        if output.thruster in curves:
+            topic, offset, multiplier = pwm_topic(thruster), PWM_OFFSET, PWM_MULTIPLIER
+        else:
+            topic, offset = thruster.gz_topic, -0.5
+            multiplier = round(2.0 * limits[output.thruster].maximum, 6)
         control = ElementTree.SubElement(plugin, 'control', channel=str(output.channel))
         gz_xml.children(control, [
             ('jointName', output.joint),
             ('type', 'COMMAND'),
-            ('cmd_topic', topics[output.thruster]),
+            ('cmd_topic', topic),
             ('servo_min', float(PWM_MIN)),
             ('servo_max', float(PWM_MAX)),
-            ('offset', -0.5),
-            ('multiplier', round(2.0 * limits[output.thruster].maximum, 6)),
+            ('offset', offset),
+            ('multiplier', multiplier),
+        ])
+    return gz_xml.gazebo(plugin)
+
+
+def esc_block(wiring, names, curves: dict) -> ElementTree.Element | None:
+    """
+    Return the robot-level ``<gazebo>`` with the ESC system, an ``<esc>`` per curved output.
+
+    None when no output has a curve.
+    """
+    thrusters = {t.instance: t for t in names.thrusters}
+    escs = [output.thruster for output in wiring.outputs if output.thruster in curves]
+    if not escs:
+        return None
+    plugin = gz_xml.plugin(ESC_SYSTEM, [('module_name', ESC_MODULE)])
+    for instance in escs:
+        pwm, thrust = curves[instance]
+        esc = ElementTree.SubElement(plugin, 'esc')
+        gz_xml.children(esc, [
+            ('pwm_topic', pwm_topic(thrusters[instance])),
+            ('thrust_topic', thrusters[instance].gz_topic),
+            ('pwm_us', ' '.join(f'{p:g}' for p in pwm)),
+            ('thrust_n', ' '.join(f'{t:.4f}' for t in thrust)),
         ])
     return gz_xml.gazebo(plugin)
 

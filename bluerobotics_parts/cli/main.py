@@ -135,7 +135,7 @@ def cmd_build(args) -> int:
     finish_interrupted_writes(folder)  # a build that fails below leaves a whole set
     made = cache.reuse(None if args.no_cache else cache.folder(),
                        (args.config, args.name, args.gz_release, None, 'build',
-                        (args.autopilot, args.autopilot_instance, args.camera)),
+                        (args.autopilot, args.autopilot_instance, args.camera, args.esc)),
                        lambda: _build_products(args), BuildOutput)
     files = {name: text.encode('utf-8') for name, text in made.artefacts.items()}
     if args.sdf:  # converted before anything is written: a failure writes nothing
@@ -157,7 +157,7 @@ def _build_products(args) -> tuple:
 
     made = identified_build(args.config, name=args.name, gz_release=args.gz_release,
                             autopilot=args.autopilot, autopilot_instance=args.autopilot_instance,
-                            camera=args.camera)
+                            camera=args.camera, esc=args.esc)
     output = BuildOutput({name: data.decode('utf-8') for name, data in
                           artefacts(made.build).items()}, summary_head(made.build, made.identity),
                          {str(path): role for path, role in
@@ -336,6 +336,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_argument('--autopilot-instance', default=0, type=int, metavar='N',
                      help="SITL's instance (-I N): its ports are 9002 + 10 N (JSON) and "
                           '5760 + 10 N (MAVLink); default 0')
+    sub.add_argument('--esc', default='curve', choices=('curve', 'linear'),
+                     help="with --autopilot: curve turns each motor's PWM into its propeller's "
+                          "published thrust (the ESC system, run by Gazebo's Python); linear "
+                          "keeps ArduPilot's plugin's linear map (default: curve)")
     sub.add_argument('--camera', default=None, metavar='WxH[@HZ]',
                      help="every camera's image size and rate in Gazebo instead of its part's, "
                           'e.g. 640x360@15: the knob when rendering is slow')

@@ -323,6 +323,21 @@ ARDUPILOT_PLUGIN_ELEMENTS = {
     'control/multiplier': ('command = multiplier x (value + offset)', 'the command unit (N)',
                            _CONTROLS + ', UpdateMotorCommands'),
 }
+# gz-sim's loader of Python systems reads <module_name>; everything else is the module's own
+# (the package's ESC system, gazebo/esc_system.py, read_escs).
+PYTHON_LOADER_CC = (GZ_SIM + 'src/systems/python_system_loader/PythonSystemLoader.cc, '
+                    'PythonSystemLoader::Configure')
+ESC_SYSTEM_CODE = 'bluerobotics_parts gazebo/esc_system.py, read_escs'
+ESC_SYSTEM_ELEMENTS = {
+    'module_name': ('the Python module to import; its get_system() is the system', 'name',
+                    PYTHON_LOADER_CC),
+    'esc': ("one propeller's ESC", '-', ESC_SYSTEM_CODE),
+    'esc/pwm_topic': ("where ArduPilot's plugin publishes the output's PWM (gz.msgs.Double)",
+                      'name', ESC_SYSTEM_CODE),
+    'esc/thrust_topic': ("the propeller's Thruster command topic", 'name', ESC_SYSTEM_CODE),
+    'esc/pwm_us': ('the PWM of each tabled point, ascending', 'us', ESC_SYSTEM_CODE),
+    'esc/thrust_n': ('the installed thrust at each point', 'N', ESC_SYSTEM_CODE),
+}
 
 
 @dataclass(frozen=True)
@@ -358,10 +373,14 @@ MAGNETOMETER_SYSTEM = System('gz-sim-magnetometer-system', 'gz::sim::systems::Ma
 NAVSAT_SYSTEM = System('gz-sim-navsat-system', 'gz::sim::systems::NavSat')
 # ArduPilot's plugin (libArduPilotPlugin.so; GZ_ADD_PLUGIN_ALIAS registers "ArduPilotPlugin")
 ARDUPILOT_PLUGIN = System('ArduPilotPlugin', 'ArduPilotPlugin', ARDUPILOT_PLUGIN_ELEMENTS)
+# gz-sim's Python system loader (gz_add_system(python-system-loader ...), its alias
+# gz::sim::systems::PythonSystemLoader) carrying the package's ESC system
+ESC_SYSTEM = System('gz-sim-python-system-loader-system', 'gz::sim::systems::PythonSystemLoader',
+                    ESC_SYSTEM_ELEMENTS)
 
 PLUGINS = {system.name: system.elements for system in (
     THRUSTER, HYDRODYNAMICS, JOINT_STATE_PUBLISHER, ODOMETRY_PUBLISHER, MAGNETOMETER_SYSTEM,
-    ARDUPILOT_PLUGIN, JOINT_POSITION_CONTROLLER)}
+    ARDUPILOT_PLUGIN, JOINT_POSITION_CONTROLLER, ESC_SYSTEM)}
 SENSOR_TYPES = {'gpu_lidar': GPU_LIDAR_SENSOR, 'imu': IMU_SENSOR,
                 'magnetometer': MAGNETOMETER_SENSOR, 'navsat': NAVSAT_SENSOR,
                 'camera': CAMERA_SENSOR, 'dvl': DVL_SENSOR}  # custom ones by their gz:type

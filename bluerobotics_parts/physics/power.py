@@ -93,6 +93,22 @@ class Throttles:
         curve = self.curves[instance]
         return curve.force(throttle, self.voltage) * self.fractions[instance]
 
+    def pwm_table(self, instance: str) -> tuple:
+        """
+        Return (PWM us, installed thrust N) rows that give this propeller's thrust exactly.
+
+        At every PWM any of its curve's tables has a row for (the reading between two voltages'
+        tables is linear between those rows), from 1100 to 1900 us: what an ESC model
+        interpolating linearly between them reproduces.
+        """
+        curve = self.curves[instance]
+        rows = sorted({float(p) for table in curve.tables for p in table.pwm
+                       if thrust_curves.NEUTRAL_US - thrust_curves.SPAN_US <= p
+                       <= thrust_curves.NEUTRAL_US + thrust_curves.SPAN_US})
+        return tuple(rows), tuple(
+            self.thrust(instance, (p - thrust_curves.NEUTRAL_US) / thrust_curves.SPAN_US)
+            for p in rows)
+
     def throttle(self, instance: str, thrust: float) -> float:
         """Return the throttle that gives an installed thrust (N); beyond reach: full."""
         return self.curves[instance].throttle(thrust / self.fractions[instance], self.voltage)

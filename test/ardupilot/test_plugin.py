@@ -54,7 +54,11 @@ def test_every_element_is_one_the_plugin_reads(config):
 
 @pytest.mark.parametrize('config', CONFIGS)
 @pytest.mark.parametrize('instance', [0, 3])
-def test_each_control_commands_its_thruster_in_newtons(config, instance):
+def test_each_control_publishes_its_thrusters_pwm_which_its_esc_turns_into_thrust(
+        config, instance):
+    """The plugin's map gives the PWM in us; the ESC system's table, the installed limits."""
+    from bluerobotics_parts.gazebo.esc_system import interpolate, read_escs
+
     built = build_gazebo(CONFIG_DIR / config, autopilot='ardupilot', autopilot_instance=instance)
     plugin = plugin_of(built)
     assert plugin.findtext('fdm_port_in') == str(9002 + 10 * instance)
@@ -62,23 +66,50 @@ def test_each_control_commands_its_thruster_in_newtons(config, instance):
     assert plugin.findtext('lock_step') == 'true'
     limits = propulsion.thrust_limits(built.resolved.record, built.catalogue)
     topics = {t.instance: t.gz_topic for t in built.topics.thrusters}
+    (esc_system,) = [p for p in ElementTree.fromstring(built.urdf).iter('plugin')
+                     if p.get('name') == 'gz::sim::systems::PythonSystemLoader']
+    assert elements.unread(esc_system) == []
+    escs = {source: (target, table) for source, target, table in
+            read_escs(ElementTree.tostring(esc_system, encoding='unicode'))}
     controls = plugin.findall('control')
-    assert len(controls) == len(topics) == len(built.autopilot.outputs)
+    assert len(controls) == len(topics) == len(built.autopilot.outputs) == len(escs)
     for control, output in zip(controls, built.autopilot.outputs):
         assert control.get('channel') == str(output.motor.servo - 1)
         assert control.findtext('jointName') == f'{output.thruster}_rotor_joint'  # what turns
         assert control.findtext('type') == 'COMMAND'
-        assert control.findtext('cmd_topic') == topics[output.thruster]
+        pwm_topic = control.findtext('cmd_topic')
+        assert pwm_topic == topics[output.thruster].rsplit('/', 1)[0] + '/pwm'
         low, high = float(control.findtext('servo_min')), float(control.findtext('servo_max'))
         offset, multiplier = float(control.findtext('offset')), \
             float(control.findtext('multiplier'))
 
-        def newtons(pwm):  # ArduPilotPlugin.cc, UpdateMotorCommands
+        def published(pwm):  # ArduPilotPlugin.cc, UpdateMotorCommands
             return multiplier * (min(max((pwm - low) / (high - low), 0.0), 1.0) + offset)
 
-        assert newtons(1500) == 0.0
-        assert newtons(1900) == pytest.approx(limits[output.thruster].maximum, abs=1e-5)
-        assert newtons(1100) == pytest.approx(-limits[output.thruster].maximum, abs=1e-5)
+        for pwm in (1100, 1300, 1500, 1700, 1900):
+            assert published(pwm) == pytest.approx(pwm)
+        target, table = escs[pwm_topic]
+        assert target == topics[output.thruster]
+        limit = limits[output.thruster]
+        assert interpolate(published(1500), table) == 0.0
+        # the curve's 16 V ends are the parts' limits (the parts round the kgf: within 0.5%)
+        assert interpolate(published(1900), table) == pytest.approx(limit.maximum, rel=5e-3)
+        assert interpolate(published(1100), table) == pytest.approx(limit.minimum, rel=5e-3)
+
+
+def test_a_propeller_without_a_curve_keeps_the_linear_map_in_newtons():
+    from bluerobotics_parts.ardupilot.plugin import plugin_block
+
+    built = build_gazebo(CONFIG_DIR / 'bluerov2.yaml', autopilot='ardupilot')
+    limits = propulsion.thrust_limits(built.resolved.record, built.catalogue)
+    plugin = plugin_block(built.autopilot, built.topics, limits, 0, curves={}).find('plugin')
+    topics = {t.instance: t.gz_topic for t in built.topics.thrusters}
+    for control, output in zip(plugin.findall('control'), built.autopilot.outputs):
+        assert control.findtext('cmd_topic') == topics[output.thruster]
+        offset, multiplier = float(control.findtext('offset')), \
+            float(control.findtext('multiplier'))
+        assert multiplier * (1.0 + offset) == pytest.approx(limits[output.thruster].maximum)
+        assert multiplier * (0.5 + offset) == 0.0
 
 
 def test_the_imu_measures_in_ardupilots_body_axes_on_the_root_link():

@@ -262,3 +262,15 @@ def test_camera_sets_every_cameras_size_and_rate_and_the_cache_keeps_them_apart(
             camera.findtext('update_rate'), camera.findtext('camera/horizontal_fov'))
     assert urdfs['part 0'] == urdfs['part 2'] == ('1920', '1080', '30.0', urdfs['part 0'][3])
     assert urdfs['320x180@10'] == ('320', '180', '10.0', urdfs['part 0'][3])  # same view
+
+
+def test_esc_linear_keeps_the_plugins_map_and_a_bad_one_is_refused(tmp_path):
+    args = (CONFIG_DIR / 'bluerov2.yaml', '--autopilot', 'ardupilot')
+    curve, linear = tmp_path / 'curve', tmp_path / 'linear'
+    assert cli('build', *args, '--output', curve).returncode == 0
+    assert cli('build', *args, '--output', linear, '--esc', 'linear').returncode == 0
+    assert 'PythonSystemLoader' in (curve / URDF_FILE).read_text(encoding='utf-8')
+    assert 'PythonSystemLoader' not in (linear / URDF_FILE).read_text(encoding='utf-8')
+    refused = cli('build', *args, '--output', tmp_path / 'bad', '--esc', 'cubic')
+    assert refused.returncode == 1 and "invalid choice: 'cubic'" in refused.stderr
+    assert not (tmp_path / 'bad').exists()

@@ -37,6 +37,55 @@ import ros_support
 import yaml
 
 
+@pytest.mark.parametrize('problem, esc, wanted', [
+    (None, 'curve', 'curve'),  # Gazebo's Python can run the ESC system
+    ('python3 cannot import gz.transport13', 'curve', 'linear'),  # it cannot: the linear map
+    ('never asked', 'linear', 'linear'),  # asked for
+])
+def test_the_esc_argument_and_its_fallback_when_gazebos_python_cannot_run_it(
+        tmp_path, problem, esc, wanted):
+    from xml.etree import ElementTree
+
+    from bluerobotics_parts.ros.launch import plan as launch_plan
+    from plans import converted
+
+    asked = []
+
+    def esc_problem(environ):
+        asked.append(environ)
+        return problem
+
+    binary = fake_sitl.checkout(tmp_path)
+    plan = launch_plan.plan({'config': str(CONFIG_DIR / 'bluerov2.yaml'), 'gazebo': 'false',
+                             'autopilot': 'ardupilot', 'esc': esc, 'ardupilot_bin': str(binary)},
+                            {'ROS_HOME': str(tmp_path / 'ros'), 'HOME': str(tmp_path)},
+                            lambda: (), converted, lambda: False, esc_problem)
+    assert len(asked) == (esc == 'curve')
+    urdf = ElementTree.parse(plan.urdf_file).getroot()
+    systems = [p for p in urdf.iter('plugin')
+               if p.get('name') == 'gz::sim::systems::PythonSystemLoader']
+    assert len(systems) == (wanted == 'curve')
+    warned = 'WARNING: thrust through the linear PWM map' in plan.summary
+    assert warned == (esc == 'curve' and wanted == 'linear')
+    if warned:
+        assert problem in plan.summary and 'esc:=linear' in plan.summary
+
+
+def test_the_esc_probe_names_what_gazebos_python_lacks(tmp_path):
+    """The probe asks python3 on PATH; here a real python3 with one module hidden, and none."""
+    import sys
+
+    from bluerobotics_parts.ros.launch.gazebo_detection import esc_python_problem
+
+    assert esc_python_problem(dict(os.environ, PATH=str(tmp_path))) == 'no python3 on PATH'
+    hidden = tmp_path / 'hidden'
+    (hidden / 'gz').mkdir(parents=True)  # a gz package without transport13 shadows any other
+    (hidden / 'gz' / '__init__.py').write_text('')
+    (tmp_path / 'python3').symlink_to(sys.executable)
+    found = esc_python_problem(dict(os.environ, PATH=str(tmp_path), PYTHONPATH=str(hidden)))
+    assert found.startswith(f"{tmp_path / 'python3'} cannot import gz.transport13"), found
+
+
 def test_the_plan_starts_sitl_with_its_defaults_and_the_vehicles_parameters(tmp_path):
     binary = fake_sitl.checkout(tmp_path)
     plan = make_plan(tmp_path / 'ros', config=CONFIG_DIR / 'bluerov2.yaml', gazebo='false',

@@ -57,7 +57,7 @@ def test_the_launch_arguments_and_their_defaults():
     table = {a.name: a for a in launch_arguments.ARGUMENTS}
     assert list(table) == ['config', 'name', 'world', 'x', 'y', 'z', 'yaw', 'gui', 'rviz',
                            'use_sim_time', 'gazebo', 'gz_release', 'current', 'camera',
-                           'autopilot', 'autopilot_instance', 'ardupilot_bin',
+                           'autopilot', 'esc', 'autopilot_instance', 'ardupilot_bin',
                            'ardupilot_defaults', 'allocator', 'teleop']
     assert table['current'].default == ''  # still water (gazebo/test_composition.py: the rest)
     assert table['camera'].default == ''  # the part's size and rate
@@ -88,12 +88,15 @@ def test_the_docs_table_gives_each_arguments_default():
 
 
 def test_the_enumerated_and_boolean_arguments_have_choices():
+    from bluerobotics_parts.ardupilot.plugin import ESC_MODES
+
     choices = {a.name: a.choices for a in launch_arguments.ARGUMENTS if a.choices}
     assert choices == {'gui': ('true', 'false'), 'rviz': ('true', 'false'),
                        'use_sim_time': ('true', 'false'), 'gazebo': ('auto', 'true', 'false'),
                        'gz_release': ('harmonic', 'ionic', 'jetty'),
                        'autopilot': ('none', 'ardupilot'), 'allocator': ('true', 'false'),
-                       'teleop': ('none', 'joy')}
+                       'teleop': ('none', 'joy'), 'esc': ('curve', 'linear')}
+    assert launch_arguments.ESC_CHOICES == ESC_MODES  # the launch offers what the build takes
     assert all(a.default in a.choices for a in launch_arguments.ARGUMENTS if a.choices)
 
 

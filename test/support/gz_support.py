@@ -133,6 +133,20 @@ def resource_folder(under: Path) -> Path:
     return folder
 
 
+def python_path_for_gz(path: str = '') -> str:
+    """
+    Return a PYTHONPATH for a gz server whose Python systems import this checkout.
+
+    gz-sim embeds the Python it was built with: on Ubuntu the system python3, whose packages
+    (python3-protobuf for gz.msgs) are there already; a source build's interpreter may lack
+    what the tests' environment has, so its site-packages go last (the same Python version).
+    """
+    import sysconfig
+
+    own = [p for p in path.split(os.pathsep) if p]
+    return os.pathsep.join([str(REPO)] + own + [sysconfig.get_paths()['purelib']])
+
+
 def environment(folder: Path) -> dict:
     """
     Return the process environment of a simulation.

@@ -60,9 +60,12 @@ DISCOVERY = 1.5
 
 
 def world_sdf(models, *, name: str = 'sensing', lit: bool = True, dvl: bool = False,
-              step: float = 0.004) -> bytes:
+              step: float = 0.004, rendering: bool = True) -> bytes:
     """
     Return a world: physics at ``step``, no gravity, the Sensors system on ogre2, ``models``.
+
+    ``rendering`` False leaves the Sensors system out (a Gazebo without a render engine runs
+    it then; ``observe`` needs nothing else).
 
     ``lit``: a sun and ambient light (else darkness: only a vehicle's own lights shine).
     ``dvl``: the DVL system too (gz-sim's ``DopplerVelocityLogSystem`` creates the sensor).
@@ -74,8 +77,8 @@ def world_sdf(models, *, name: str = 'sensing', lit: bool = True, dvl: bool = Fa
     ElementTree.SubElement(physics, 'max_step_size').text = repr(step)
     ElementTree.SubElement(physics, 'real_time_factor').text = '1'
     ElementTree.SubElement(world, 'gravity').text = '0 0 0'
-    for library, system in (('physics', 'Physics'), ('scene-broadcaster', 'SceneBroadcaster'),
-                            ('sensors', 'Sensors')):
+    systems = [('physics', 'Physics'), ('scene-broadcaster', 'SceneBroadcaster')]
+    for library, system in systems + ([('sensors', 'Sensors')] if rendering else []):
         plugin = ElementTree.SubElement(world, 'plugin', filename=f'gz-sim-{library}-system',
                                         name=f'gz::sim::systems::{system}')
         if system == 'Sensors':
@@ -194,6 +197,8 @@ def observe(world: bytes, topics: dict, phases: list, timeout: float = 600) -> l
         (folder / 'spec.json').write_text(json.dumps(spec), encoding='utf-8')
         env = gz_support.environment(folder)
         env.setdefault('XDG_RUNTIME_DIR', str(folder))  # Mesa complains without one
+        # gz-sim's Python systems (the ESC system) import this checkout's package
+        env['PYTHONPATH'] = gz_support.python_path_for_gz(env.get('PYTHONPATH', ''))
         log = folder / 'log.txt'
         with open(log, 'w', encoding='utf-8') as output:
             process = subprocess.Popen(

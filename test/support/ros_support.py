@@ -329,6 +329,9 @@ def ros_environment(prefix: Path, records: Path, ros_home: Path) -> dict:
     own = [] if installed_prefix() else [str(REPO)]  # else colcon's PYTHONPATH has it
     env['PYTHONPATH'] = os.pathsep.join(
         own + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p] + [str(DOUBLES)])
+    import gz_support  # gz's Python systems (the ESC system) see the tests' packages too
+
+    env['PYTHONPATH'] = gz_support.python_path_for_gz(env['PYTHONPATH'])
     real_gz = recorders(prefix).get('gz')
     if real_gz:
         env[REAL_GZ_ENV] = real_gz

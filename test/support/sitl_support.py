@@ -145,6 +145,9 @@ def _flight(spec: dict) -> None:
     resources.mkdir()
     (resources / 'bluerobotics_parts').symlink_to(REPO, target_is_directory=True)
     os.environ.update(GZ_IP='127.0.0.1', GZ_PARTITION=f'sitl_flight_{os.getpid()}')
+    import gz_support  # gz's Python systems (the ESC system) see the tests' packages too
+
+    os.environ['PYTHONPATH'] = gz_support.python_path_for_gz(os.environ.get('PYTHONPATH', ''))
     os.environ['GZ_SIM_RESOURCE_PATH'] = os.pathsep.join(
         [str(resources)] + [p for p in os.environ.get('GZ_SIM_RESOURCE_PATH', '').split(
             os.pathsep) if p])

@@ -41,6 +41,7 @@ TELEOP_CHOICES = ('none', 'joy')
 BOOLEAN_CHOICES = ('true', 'false')
 GAZEBO_CHOICES = ('auto', 'true', 'false')
 AUTOPILOT_CHOICES = ('none', 'ardupilot')
+ESC_CHOICES = ('curve', 'linear')  # ardupilot/plugin.py, ESC_MODES
 MAX_INSTANCE = 99
 WORLD_LIMIT = inputs.YAML_LIMIT  # a world SDF read for its name: same bound as a config
 
@@ -101,6 +102,10 @@ def _vehicle_arguments() -> tuple:
         Argument('autopilot', 'none', 'ardupilot: fly it with ArduPilot SITL (ArduSub or '
                  "ArduRover, as its base frame says) through ArduPilot's Gazebo plugin; none: ROS "
                  'commands the thrusters', 'choice', AUTOPILOT_CHOICES),
+        Argument('esc', 'curve', "Under the autopilot, how each motor's PWM becomes thrust: "
+                 "curve: its propeller's published curve (dead band, asymmetry; Gazebo's "
+                 "Python runs the ESC system); linear: ArduPilot's plugin maps it linearly",
+                 'choice', ESC_CHOICES),
         Argument('autopilot_instance', '0', 'SITL instance N (-I N): MAVLink on TCP 5760 + 10 N, '
                  'the plugin on UDP 9002 + 10 N; one per vehicle sharing a world', 'instance'),
         Argument('ardupilot_bin', '', 'The SITL program (ardusub, ardurover); empty: found on '

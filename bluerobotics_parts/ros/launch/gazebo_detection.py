@@ -141,3 +141,34 @@ def decide(mode: str, world, gazebo_running) -> GazeboDecision:
         target = worlds[0] if len(worlds) == 1 else None
     return GazeboDecision(False, target, 'Gazebo already running, spawning into world '
                           f"{target or '(the first one found)'}")
+
+
+#: What gz-sim's Python loader imports to run the ESC system (gazebo/esc_system.py): Gazebo's
+#: transport and messages (their Python packages: python3-gz-transport13, python3-gz-msgs10,
+#: which bring protobuf) and this package.
+ESC_MODULES = ('gz.transport13', 'gz.msgs10.double_pb2', 'bluerobotics_parts.gazebo.esc_system')
+
+
+def esc_python_problem(environ=None, timeout: float = 30.0) -> str | None:
+    """
+    Return why Gazebo's Python cannot run the ESC system here, or None when it can.
+
+    Asked of ``python3`` on PATH: the interpreter gz-sim embeds is the system's Python it was
+    built with (python3 on Ubuntu), and a server the launch starts inherits its environment.
+    """
+    python = shutil.which('python3', path=(environ or os.environ).get('PATH'))
+    if python is None:
+        return 'no python3 on PATH'
+    probe = ('import importlib, sys\n'
+             'for name in sys.argv[1:]:\n'
+             '    try:\n        importlib.import_module(name)\n'
+             '    except Exception as error:\n        print(name, error); break\n')
+    try:
+        result = subprocess.run([python, '-c', probe, *ESC_MODULES], capture_output=True,
+                                text=True, stdin=subprocess.DEVNULL, timeout=timeout,
+                                env=environ)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f'{python} could not be asked ({error})'
+    found = (result.stdout.strip() or (result.stderr.strip()[-200:] if result.returncode
+                                       else '')).replace('\n', ' ')
+    return f'{python} cannot import {found}' if found else None

@@ -184,7 +184,8 @@ class LaunchVehicle:
 
 def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_worlds,
          convert=spawned_model.gazebo_sdf,
-         clock_published=gazebo_detection.clock_published) -> LaunchPlan:
+         clock_published=gazebo_detection.clock_published,
+         esc_problem=gazebo_detection.esc_python_problem) -> LaunchPlan:
     """
     Plan the vehicle launch for these argument values (name -> string).
 
@@ -192,7 +193,9 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     anything is written. ``gazebo_running`` is asked only for ``gazebo:=auto``; ``convert``
     turns the URDF into the SDF spawned for added mass and joint controls
     (gazebo/spawned_model.py); ``clock_published`` only when joining a running world
-    (gazebo_detection.clock_decision).
+    (gazebo_detection.clock_decision); ``esc_problem`` only under the autopilot with
+    ``esc:=curve``: why Gazebo's Python cannot run the ESC system (then the linear map, said in
+    the summary), or None.
 
     Several vehicles in one world: each has its own namespace, TF prefix, artefact folder and
     node names, so another ``name`` adds a vehicle. The world has one ``/clock`` bridge: two
@@ -202,6 +205,15 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     connect.
     """
     args = parse_arguments(values, ARGUMENTS)
+    esc_note = None
+    if args['autopilot'] == 'ardupilot' and args['esc'] == 'curve':
+        problem = esc_problem(environ)
+        if problem:
+            args['esc'] = 'linear'
+            esc_note = ("WARNING: thrust through the linear PWM map, not the propellers' "
+                        f"curves: the ESC system needs Gazebo's Python modules ({problem}; "
+                        'install python3-gz-transport13 and python3-gz-msgs10, or give '
+                        'esc:=linear to say so)')
     vehicle = _vehicle(args, environ)
     name = vehicle.name
     folder = artefact_dir(name, environ)
@@ -240,7 +252,8 @@ def plan(values, environ=None, gazebo_running=gazebo_detection.running_gazebo_wo
     summary = (f'bluerobotics_parts: vehicle {name} ({vehicle.counts}), '
                f'description {vehicle.identity}, artefacts in {folder}; {gazebo.note}; '
                f'{clock_note}' + ''.join(f'; {note}' for note in (model_note, water_note)
-                                         if note))
+                                         if note)) \
+        + (f'; {esc_note}' if esc_note else '')
     if autopilot is not None:
         summary += (f'; ArduPilot SITL {vehicle.firmware} -I {args["autopilot_instance"]} flies '
                     f'it: MAVLink on {sitl.endpoint(args["autopilot_instance"])} '
@@ -384,7 +397,7 @@ def _vehicle(args: dict, environ=None) -> LaunchVehicle:
     return cache.reuse(cache.folder(environ, launch=True),
                        (args['config'], args['name'], args['gz_release'], args['current'],
                         'launch', (args['autopilot'], args['autopilot_instance'],
-                                   args['camera'])),
+                                   args['camera'], args['esc'])),
                        lambda: build_vehicle(args), LaunchVehicle,
                        fits=lambda vehicle: not args['name'] or vehicle.name == args['name'])
 
@@ -401,7 +414,7 @@ def build_vehicle(args: dict) -> tuple:
     made = identified_build(args['config'], name=args['name'], gz_release=args['gz_release'],
                             current=args['current'], camera=args['camera'],
                             autopilot=args['autopilot'],
-                            autopilot_instance=args['autopilot_instance'])
+                            autopilot_instance=args['autopilot_instance'], esc=args['esc'])
     result, names = made.build, made.build.topics
     artefacts = {file: data.decode('utf-8')
                  for file, data in build_module.artefacts(result).items()}
