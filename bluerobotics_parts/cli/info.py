@@ -73,7 +73,7 @@ def info_text(info: Info) -> str:
                          f'rate {p.turn_yaw_rate:.3f} rad/s (sway and surge coupling ignored)')
         lines += _run_lines(info.body, info.runs)
         lines += _dip_lines(info.pitch_body, info.dips)
-        lines += _held_lines(info.pitch_body, info.dips, info.autopilot)
+        lines += _held_lines(info)
     lines += _allocation_lines(info.allocator, info.root_link)
     lines += _endurance_lines(info.battery, info.endurance, info.curves_read_at)
     lines += _autopilot_lines(info.autopilot)
@@ -207,19 +207,19 @@ def _dip_lines(body, dips) -> list:
                     for dip in dips]
 
 
-def _held_lines(body, dips, wiring) -> list:
+def _held_lines(info) -> list:
     """
     Return what ArduSub's stabilised modes make of the pitch above, for an ROV it flies.
 
     The MANUAL figures depend on the thrust line's height above the centre of gravity and on
     BG, neither measured (docs/LIMITATIONS.md); a frame with pitch authority is held level in
-    STABILIZE and ALT_HOLD, one without pitches as its model says at the pilot's thrust.
+    STABILIZE and ALT_HOLD, one without pitches as its model says at the pilot's thrust (the
+    ESC curve's at the pilot's output, figures.predicted.Info.pilot_dips).
     """
     from ..formats.autopilot_frames import ARDUSUB_PILOT_GAIN, AXES
-    from ..physics.manoeuvring import dip
 
-    if not dips or wiring is None or isinstance(wiring, str) or \
-            wiring.frame.firmware != 'ardusub':
+    body, wiring = info.pitch_body, info.autopilot
+    if not info.dips or not info.pilot_dips:
         return []
     bg = body.buoyancy_centre[1] - body.centre[1]
     lines = [f"  these MANUAL figures rest on the thrust line's height above the centre of "
@@ -228,11 +228,11 @@ def _held_lines(body, dips, wiring) -> list:
     if any(output.motor.factors[pitch] for output in wiring.outputs):
         return lines + [f'  under ArduSub, STABILIZE and ALT_HOLD hold it level: '
                         f'{wiring.frame.title} has pitch authority (docs/BEHAVIOUR.md)']
-    half = dip(body, True, 10.0, throttle=ARDUSUB_PILOT_GAIN)
+    curve, linear = info.pilot_dips['curve'], info.pilot_dips['linear']
     return lines + [f'  under ArduSub no mode holds its pitch: {wiring.frame.title} has no '
                     f'pitch authority; at the default pilot gain ({ARDUSUB_PILOT_GAIN:g}) full '
-                    f'forward stick pitches it {half.worst:+.1f} deg at worst '
-                    '(docs/BEHAVIOUR.md)']
+                    f'forward stick pitches it {curve.worst:+.1f} deg at worst through the '
+                    f'ESC curve ({linear.worst:+.1f} with esc:=linear; docs/BEHAVIOUR.md)']
 
 
 def _outcome(result, describe) -> str:

@@ -37,6 +37,7 @@ from ..physics import (allocation, drag, hydrostatics, manoeuvring, power, propu
 from ..physics.water import water_density
 
 RUN_SECONDS = 30.0  # the runs from rest info predicts
+PILOT_RUN_SECONDS = 10.0  # an ArduSub pilot's run ahead from rest (Info.pilot_dips)
 KNOT = 1852.0 / 3600.0  # m/s
 MATRIX_NOISE = 1e-9  # N (N m) per N: an allocation-matrix entry below it is rounding noise
 HEADING_HELD = 5.0  # deg: a run that turns more does not hold its heading
@@ -71,6 +72,9 @@ class Info:
     published: dict = None  # the base's published top speed: {'speed': m/s, 'fitted': bool}
     added: tuple = ()  # physics.drag.AddedDrag of each part the config adds to its base's
     added_speed: float | None = None  # m/s full ahead with the added parts' drag
+    #: an ArduSub ROV's run ahead at full forward stick and the default pilot gain, per ESC
+    #: model (ardupilot.plugin.ESC_MODES: 'curve', 'linear') -> manoeuvring.Dip
+    pilot_dips: dict = None
 
 
 def vehicle_info(config, name: str | None = None, water=None) -> Info:
@@ -112,11 +116,34 @@ def vehicle_info(config, name: str | None = None, water=None) -> Info:
     added_speed = propulsion.steady_speed(performance.forward_thrust, coefficients.get(
         'xU', 0.0), coefficients.get('xUabsU', 0.0) + extra) \
         if extra and performance is not None and performance.forward_speed else None
+    autopilot = _autopilot(resolved, vehicle, catalogue)
     return Info(resolved.name, vehicle.root_link, rigid.mass, tuple(rigid.centre), rests,
-                limits, performance, cylinders, _autopilot(resolved, vehicle, catalogue),
+                limits, performance, cylinders, autopilot,
                 body, runs, pitch_body, dips, allocator, battery, endurance,
                 tuple(sorted({c.clamped(throttles.voltage) for c in throttles.curves.values()})),
-                no_rest, rho, trimmed, _published(base), tuple(added), added_speed)
+                no_rest, rho, trimmed, _published(base), tuple(added), added_speed,
+                _pilot_dips(autopilot, pitch_body, resolved, catalogue, limits))
+
+
+def _pilot_dips(wiring, pitch_body, resolved, catalogue, limits) -> dict:
+    """
+    Return how an ArduSub ROV pitches at full forward stick, per ESC model (Info.pilot_dips).
+
+    ArduSub's output at the default gain is half the PWM span (1700 us); the ESC system gives
+    each propeller its curve's thrust there (16 V, as build_gazebo reads them), the linear map
+    half its limit.
+    """
+    from ..formats.autopilot_frames import ARDUSUB_PILOT_GAIN
+
+    if pitch_body is None or wiring is None or isinstance(wiring, str) \
+            or wiring.frame.firmware != 'ardusub':
+        return {}
+    curved = power.Throttles(resolved.record, catalogue, limits,
+                             power.NO_BATTERY_VOLTAGE).shares(ARDUSUB_PILOT_GAIN)
+    linear = (ARDUSUB_PILOT_GAIN, ARDUSUB_PILOT_GAIN)  # also a propeller without a curve's
+    return {mode: manoeuvring.dip(pitch_body, True, PILOT_RUN_SECONDS, shares={
+        name: curved.get(name, linear) if mode == 'curve' else linear
+        for name in pitch_body.names}) for mode in ('curve', 'linear')}
 
 
 def _published(base) -> dict:

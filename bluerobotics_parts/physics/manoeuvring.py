@@ -91,7 +91,7 @@ def body(vehicle, limits: dict, coefficients: dict) -> Body:
     damping = {key: value for key, value in coefficients.items()
                if _planar(key) and value}
     thrusters = tuple((origin[0], origin[1], axis[0], axis[1], maximum, minimum)
-                      for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
+                      for _, origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
     return Body(rigid.mass, rigid.centre[:2], _inertia_about_origin(vehicle, poses)[2][2],
                 added.get('xx', 0.0), added.get('rr', 0.0), damping, thrusters)
 
@@ -113,12 +113,12 @@ def _inertia_about_origin(vehicle, poses: dict) -> numpy.ndarray:
 
 
 def _driving(vehicle, poses: dict, limits: dict) -> list:
-    """Return (origin, axis, maximum, minimum) of each propeller that pushes in the plane."""
+    """Return (instance, origin, axis, maximum, minimum) of each propeller pushing in the plane."""
     thrusters = []
     for name, limit in limits.items():
         origin, axis = kinematics.joint_frame(vehicle, poses, vehicle.actuators[name].joint)
         if math.hypot(axis[0], axis[1]) > 1e-9:
-            thrusters.append((origin, axis, limit.maximum, limit.minimum))
+            thrusters.append((name, origin, axis, limit.maximum, limit.minimum))
     return thrusters
 
 
@@ -189,12 +189,21 @@ class PitchBody:
     added_pitch: float
     damping: dict  # Hydrodynamics coefficient name -> value: xU, xUabsU, mQ, mQabsQ
     thrusters: tuple  # of (x, z, axis x, axis z, maximum, minimum)
+    names: tuple = ()  # each thruster's instance, in the order of ``thrusters``
 
-    def pull(self, ahead: bool) -> tuple:
-        """Return (surge force, pitch moment about the origin) of every propeller at its limit."""
+    def pull(self, ahead: bool, shares: dict | None = None) -> tuple:
+        """
+        Return (surge force, pitch moment about the origin) of every propeller at its limit.
+
+        ``shares``: instance -> (running forward, running in reverse): the fraction of that
+        limit each propeller gives instead (an ESC curve's thrust at an autopilot's output,
+        power.Throttles.shares); None: all of it.
+        """
         surge = moment = 0.0
-        for x, z, ax, az, maximum, minimum in self.thrusters:
+        for index, (x, z, ax, az, maximum, minimum) in enumerate(self.thrusters):
             force = _limit(ax, maximum, minimum, ahead)
+            if shares is not None:
+                force *= shares[self.names[index]][0 if force >= 0 else 1]
             surge += force * ax
             moment += force * (z * ax - x * az)
         return surge, moment
@@ -238,29 +247,31 @@ def pitch_body(vehicle, shapes: list, limits: dict, coefficients: dict,
     added = added_mass(coefficients)
     damping = {key: coefficients[key] for key in ('xU', 'xUabsU', 'mQ', 'mQabsQ')
                if coefficients.get(key)}
+    driving = _driving(vehicle, poses, limits)
     thrusters = tuple((origin[0], origin[2], axis[0], axis[2], maximum, minimum)
-                      for origin, axis, maximum, minimum in _driving(vehicle, poses, limits))
+                      for _, origin, axis, maximum, minimum in driving)
     return PitchBody(rigid.mass, (rigid.centre[0], rigid.centre[2]),
                      _inertia_about_origin(vehicle, poses)[1][1],
                      water_density * volume * water.GRAVITY,
                      (float(centroid[0]), float(centroid[2])), added.get('xx', 0.0),
-                     added.get('qq', 0.0), damping, thrusters)
+                     added.get('qq', 0.0), damping, thrusters,
+                     tuple(name for name, *_ in driving))
 
 
 def dip(body: PitchBody, ahead: bool = True, seconds: float = 30.0,
-        throttle: float = 1.0) -> Dip:
+        throttle: float = 1.0, shares: dict | None = None) -> Dip:
     """
     Return the pitch of a run from rest, every propeller at its limit, in surge and pitch.
 
-    ``throttle``: the fraction of that limit each propeller gives (an autopilot's pilot gain
-    at full stick: ArduSub's default is half).
+    ``throttle``: the fraction of that limit each propeller gives (a thrust linear in the
+    autopilot's output); ``shares``: each propeller's own fraction (PitchBody.pull).
 
     About the origin, z up, pitch + bow down: the rigid body couples surge and pitch through
     the height of its centre of gravity (m z_G); the added mass acts at the origin, where
     Gazebo takes it; weight and buoyancy tilt with the body; heave is left out (a submerged
     vehicle's vertical forces balance at its own slow rise or sink).
     """
-    surge, moment = (throttle * value for value in body.pull(ahead))
+    surge, moment = (throttle * value for value in body.pull(ahead, shares))
     m, (xg, zg), (xb, zb) = body.mass, body.centre, body.buoyancy_centre
     weight, lift = m * water.GRAVITY, body.buoyancy
     inverse = numpy.linalg.inv(numpy.array([

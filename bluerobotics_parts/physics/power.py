@@ -109,6 +109,18 @@ class Throttles:
             self.thrust(instance, (p - thrust_curves.NEUTRAL_US) / thrust_curves.SPAN_US)
             for p in rows)
 
+    def shares(self, output: float) -> dict:
+        """
+        Return instance -> (forward, reverse) fraction of full thrust an ESC gives at ``output``.
+
+        ``output``: 0 to 1 of the PWM span from neutral, read through the propeller's curve. An
+        autopilot's output is linear in PWM and the curves are not: ArduSub's pilot gain of
+        half asks 1700 us, about a third of full thrust for a T200.
+        """
+        return {name: (self.thrust(name, output) / self.thrust(name, 1.0),
+                       self.thrust(name, -output) / self.thrust(name, -1.0))
+                for name in self.curves}
+
     def throttle(self, instance: str, thrust: float) -> float:
         """Return the throttle that gives an installed thrust (N); beyond reach: full."""
         return self.curves[instance].throttle(thrust / self.fractions[instance], self.voltage)

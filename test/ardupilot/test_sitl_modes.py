@@ -19,14 +19,15 @@ BlueROV2 pilots fly in STABILIZE and DEPTH HOLD (ArduSub's ALT_HOLD), BlueBoat p
 ArduRover's ACRO and AUTO. Each vehicle arms in MANUAL with the normal checks, then switches.
 The Heavy (SUB_FRAME_VECTORED_6DOF) has pitch authority, so the autopilot holds it level; the
 BlueROV2 (SUB_FRAME_VECTORED) has none, so its pitch in the run ahead is the pitch model's
-(physics/manoeuvring.dip, what `info` prints at full thrust) at the thrust the pilot's stick
-asks, within 2 deg. The BlueBoat flies a square mission in AUTO. Skips where SITL, its Gazebo
-plugin or Gazebo Harmonic is not installed (sitl_support.missing says which).
+(physics/manoeuvring.dip) at the thrust the pilot's stick asks through the ESC curve (what
+`info` prints, figures.predicted.Info.pilot_dips), within 2 deg. The BlueBoat keeps its
+heading half astern in ACRO and flies a square mission in AUTO. Skips where SITL, its Gazebo
+plugin or Gazebo Harmonic is not installed
+(sitl_support.missing says which).
 """
 
 import math
 
-from bluerobotics_parts.formats.autopilot_frames import ARDUSUB_PILOT_GAIN
 from conftest import CONFIG_DIR
 import pytest
 import sitl_support
@@ -50,22 +51,19 @@ def made_good(step) -> float:
 
 
 def predicted_dip(config) -> float:
-    """Return `info`'s worst pitch in the run ahead from rest at the pilot's gain (deg)."""
+    """Return `info`'s worst pitch at full forward stick and the pilot's gain, ESC curve (deg)."""
     from bluerobotics_parts.figures.predicted import vehicle_info
-    from bluerobotics_parts.physics.manoeuvring import dip
 
-    info = vehicle_info(CONFIG_DIR / config)
-    return dip(info.pitch_body, True, 10.0, throttle=ARDUSUB_PILOT_GAIN).worst
+    return vehicle_info(CONFIG_DIR / config).pilot_dips['curve'].worst
 
 
-def test_the_heavy_holds_level_and_depth_in_alt_hold_and_stabilize():
+def test_the_heavy_holds_level_and_depth_in_alt_hold():
     require('ardusub')
     flight = sitl_support.fly(CONFIG_DIR / 'bluerov2_heavy.yaml', [
         {'seconds': 4, 'stick': HOLD, 'mode': 'ALT_HOLD'},
         {'seconds': 10, 'stick': FORWARD}, {'seconds': 4, 'stick': HOLD},
-        {'seconds': 8, 'stick': YAW}, {'seconds': 4, 'stick': HOLD, 'mode': 'STABILIZE'},
-        {'seconds': 10, 'stick': FORWARD}])
-    _, ahead, _, yaw, _, stabilized = flight['steps']
+        {'seconds': 8, 'stick': YAW}])
+    _, ahead, _, yaw = flight['steps']
     figures = {k: round(ahead[k], 2) for k in ('worst_pitch', 'worst_roll', 'depth_spread')}
     assert ahead['worst_pitch'] <= 5.0 and ahead['worst_roll'] <= 2.0, (figures, flight['texts'])
     assert ahead['depth_spread'] <= 0.15, figures
@@ -73,6 +71,26 @@ def test_the_heavy_holds_level_and_depth_in_alt_hold_and_stabilize():
     assert yaw['turned'] >= 90.0, yaw['turned']  # it did turn
     assert yaw['worst_roll'] <= 2.0 and yaw['worst_pitch'] <= 2.0, \
         (yaw['worst_roll'], yaw['worst_pitch'])
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    'issue 32: 5.09 deg measured through the ESC curve (1.8 with esc:=linear): in STABILIZE '
+    "the vertical thrusters idle in the T200's dead band (1472-1528 us, thrust weak beyond "
+    'it), which ArduSub 4.5.3 does not compensate (AP_Motors6DOF::calc_thrust_to_pwm is '
+    "linear) and Blue Robotics' Heavy parameters keep the default attitude gains; the dip it "
+    'fights rests on the unmeasured thrust-line height and BG (NOTES.md, ArduPilot)'))
+def test_the_heavy_holds_level_in_stabilize():
+    """Only the pitch is the known miss: a flight that fails or a short run fails the test."""
+    require('ardusub')
+    try:
+        flight = sitl_support.fly(CONFIG_DIR / 'bluerov2_heavy.yaml', [
+            {'seconds': 4, 'stick': HOLD, 'mode': 'STABILIZE'},
+            {'seconds': 10, 'stick': FORWARD}])
+    except AssertionError as error:
+        pytest.fail(str(error))
+    _, stabilized = flight['steps']
+    if made_good(stabilized) < 3.0:
+        pytest.fail(f'{made_good(stabilized):.2f} m covered, 3 wanted')
     assert stabilized['worst_pitch'] <= 5.0, stabilized['worst_pitch']
 
 
@@ -107,3 +125,20 @@ def test_the_blueboat_flies_a_square_mission_in_auto():
         misses.append(round(distances[nearest], 2))
         after += nearest + 1
     assert max(misses) <= 2.0, (misses, flight['texts'])
+
+
+def test_the_blueboat_keeps_its_heading_half_astern_in_acro():
+    """
+    Half astern (1300 us on the throttle channel), steering centred: ArduRover's rate loop.
+
+    Through the ESC curve the M200s keep answering the steering at any reverse PWM; the linear
+    map clamps their reverse at min_thrust from 1300 us on, where both saturate and the boat,
+    unstable astern, turned 21 deg (docs/BEHAVIOUR.md).
+    """
+    require('ardurover')
+    flight = sitl_support.fly(CONFIG_DIR / 'blueboat.yaml', [
+        {'seconds': 5, 'stick': NEUTRAL, 'mode': 'ACRO'},
+        {'seconds': 12, 'stick': {'1': 1500, '3': 1300}}])
+    astern = flight['steps'][1]
+    assert made_good(astern) >= 5.0, (made_good(astern), flight['texts'])
+    assert astern['turned'] <= 5.0, (astern['turned'], flight['texts'])

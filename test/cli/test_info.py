@@ -27,7 +27,7 @@ from bluerobotics_parts.assembly.catalogue import shipped
 from bluerobotics_parts.cli.info import info_text, vehicle_info
 from bluerobotics_parts.model.vehicle import Vehicle
 from bluerobotics_parts.physics import propulsion, water
-from conftest import cli, CONFIG_DIR, write_config
+from conftest import cli, CONFIG_DIR, REPO, write_config
 import pytest
 
 RAFT = """\
@@ -364,7 +364,15 @@ def test_a_state_the_battery_gives_only_in_part_is_said_so():
 
 
 def test_an_rov_says_what_ardusubs_stabilised_modes_make_of_its_pitch():
-    """The MANUAL dip's unmeasured inputs; the Heavy held level, the BlueROV2 as its model."""
+    """
+    The MANUAL dip's unmeasured inputs; the Heavy held level, the BlueROV2 as its model.
+
+    Full forward stick at ArduSub's default gain asks 1700 us (1300 us of a propeller running
+    in reverse); through the ESC curve each gives what Blue Robotics' 16 V table gives there
+    against 1900 (1100) us, much less than the half a linear map gives.
+    """
+    import yaml
+
     from bluerobotics_parts.physics.manoeuvring import dip
 
     heavy = info_text(vehicle_info(CONFIG_DIR / 'bluerov2_heavy.yaml'))
@@ -373,8 +381,18 @@ def test_an_rov_says_what_ardusubs_stabilised_modes_make_of_its_pitch():
     info = vehicle_info(CONFIG_DIR / 'bluerov2.yaml')
     text = info_text(info)
     half = dip(info.pitch_body, True, 10.0, throttle=0.5).worst  # JS_GAIN_DEFAULT
-    assert 8.0 < half < info.dips[0].worst  # half the thrust, less of a dip
+    data = yaml.safe_load((REPO / 'urdf' / 'thrust_curves' / 't200.yaml').read_text())
+    (row,) = [v for v in data['voltages'] if v['voltage'] == 16]
+    force = dict(zip(row['pwm_us'], row['force_kgf']))
+    share = (force[1700] / force[1900], force[1300] / force[1100])
+    assert 0.3 < share[0] < 0.4 and 0.3 < share[1] < 0.4  # not the linear map's half
+    shares = dict.fromkeys(info.pitch_body.names, share)
+    curved = dip(info.pitch_body, True, 10.0, shares=shares).worst
+    assert info.pilot_dips['linear'].worst == half
+    assert info.pilot_dips['curve'].worst == pytest.approx(curved, abs=1e-6)
+    assert 5.0 < curved < half < info.dips[0].worst  # less thrust, less of a dip
     assert ('no mode holds its pitch: ArduSub Vectored (FRAME_CONFIG 1) has no pitch '
             'authority; at the default pilot gain (0.5) full forward stick pitches it '
-            f'{half:+.1f} deg') in text
+            f'{curved:+.1f} deg at worst through the ESC curve ({half:+.1f} with '
+            'esc:=linear') in text
     assert 'pilot gain' not in info_text(vehicle_info(CONFIG_DIR / 'blueboat.yaml'))

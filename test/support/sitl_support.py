@@ -73,7 +73,8 @@ def missing(firmware: str) -> str | None:
     return None
 
 
-def fly(config, steps: list, timeout: float = 600, mission: list | None = None) -> dict:
+def fly(config, steps: list, timeout: float = 600, mission: list | None = None,
+        esc: str = 'curve') -> dict:
     """
     Fly ``config`` through ``steps`` and return what happened.
 
@@ -88,12 +89,14 @@ def fly(config, steps: list, timeout: float = 600, mission: list | None = None) 
     ``depth_spread`` (m, the largest change of z from the step's start) and ``track``
     ([t, x, y, z, pitch, the autopilot's z estimate] every 0.25 s). Each flight takes a SITL
     instance whose ports are free. ``SITL_SUPPORT_PARAMETERS`` (JSON name -> value) sets
-    parameters before arming, to try one without rebuilding.
+    parameters before arming, to try one without rebuilding. ``esc``: the build's ESC model
+    (``curve`` or ``linear``, build_gazebo's ``esc``).
     """
     with tempfile.TemporaryDirectory(prefix='sitl_flight_') as temporary:
         folder = Path(temporary)
         spec = {'config': str(config), 'steps': steps, 'folder': str(folder),
-                'result': str(folder / 'result.json'), 'mission': mission or []}
+                'result': str(folder / 'result.json'), 'mission': mission or [],
+                'esc': esc}
         (folder / 'spec.json').write_text(json.dumps(spec), encoding='utf-8')
         run = subprocess.run([sys.executable, __file__, str(folder / 'spec.json')],
                              capture_output=True, text=True, stdin=subprocess.DEVNULL,
@@ -138,7 +141,8 @@ def _flight(spec: dict) -> None:
 
     folder = Path(spec['folder'])
     instance = free_instance()
-    build = build_gazebo(spec['config'], autopilot='ardupilot', autopilot_instance=instance)
+    build = build_gazebo(spec['config'], autopilot='ardupilot', autopilot_instance=instance,
+                         esc=spec['esc'])
     (folder / ARDUPILOT_FILE).write_text(build.ardupilot_parm, encoding='utf-8')
     world = _world(build, folder)
     resources = folder / 'resources'
